@@ -1,0 +1,38 @@
+import { exitCodeFor, isWispError } from '../errors.js';
+import type { CliIo, CommandRunner } from './io.js';
+
+/** Each command lives in its own module, loaded only when it is asked for. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRunner> }> = {
+  log: {
+    summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
+    load: async () => (await import('./commands/log.js')).runLog,
+  },
+};
+
+const USAGE = `usage: wisp COMMAND [ARGS]\n\ncommands:\n${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)
+  .join('\n')}\n`;
+
+export async function main(argv: string[], io: CliIo = process): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout).write(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr.write(`wisp: unknown command '${name}'\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const run = await command.load();
+    return await run(rest, io);
+  } catch (err) {
+    if (isWispError(err)) {
+      io.stderr.write(`wisp ${name}: ${err.message}${err.hint ? ` (${err.hint})` : ''} [${err.code}]\n`);
+    } else {
+      io.stderr.write(`wisp ${name}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    }
+    return exitCodeFor(err);
+  }
+}

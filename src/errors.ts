@@ -1,0 +1,40 @@
+/**
+ * Every error wisp reports on purpose carries a stable code. Tests assert the code, not
+ * the wording; the CLI maps codes to exit statuses and the MCP server to `isError` texts
+ * with a recovery hint.
+ */
+export type WispErrorCode =
+  | 'WISP_BAD_ARGUMENT'
+  | 'WISP_FILE_NOT_FOUND'
+  | 'WISP_NOT_A_FILE'
+  | 'WISP_UNREADABLE'
+  | 'WISP_BINARY_INPUT'
+  | 'WISP_BAD_GZIP'
+  | 'WISP_EMPTY_INPUT'
+  | 'WISP_INPUT_TOO_LARGE'
+  | 'WISP_NOT_JSON'
+  | 'WISP_TRUNCATED_JSON'
+  | 'WISP_CANCELLED'
+  | 'WISP_INTERNAL';
+
+export class WispError extends Error {
+  readonly code: WispErrorCode;
+  /** What the caller can do about it; shown after the message. */
+  readonly hint: string | undefined;
+
+  constructor(code: WispErrorCode, message: string, hint?: string) {
+    super(message);
+    this.name = 'WispError';
+    this.code = code;
+    this.hint = hint;
+  }
+}
+
+export function isWispError(err: unknown): err is WispError {
+  return err instanceof WispError;
+}
+
+/** Bad input and bad arguments exit 2; anything unexpected exits 1 (a bug to report). */
+export function exitCodeFor(err: unknown): number {
+  return isWispError(err) && err.code !== 'WISP_INTERNAL' ? 2 : 1;
+}
