@@ -1,0 +1,19 @@
+import { WispError } from '../errors.js';
+
+/** `--max-bytes 8M`: a byte count with an optional K, M or G suffix (powers of 1024). */
+export function parseByteCount(flag: string, value: string): number {
+  const m = /^(\d+)([KMG]i?B?)?$/i.exec(value.trim());
+  if (m === null) throw new WispError('WISP_BAD_ARGUMENT', `${flag} takes a byte count such as 8388608 or 8M, got '${value}'`);
+  const unit = (m[2] ?? '').charAt(0).toUpperCase();
+  const scale = unit === 'K' ? 1024 : unit === 'M' ? 1024 ** 2 : unit === 'G' ? 1024 ** 3 : 1;
+  const n = Number(m[1]) * scale;
+  if (!Number.isSafeInteger(n) || n < 1) throw new WispError('WISP_BAD_ARGUMENT', `${flag} must be at least 1 byte, got '${value}'`);
+  return n;
+}
+
+export function parseInteger(flag: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value.trim())) throw new WispError('WISP_BAD_ARGUMENT', `${flag} takes a whole number from ${min} to ${max}, got '${value}'`);
+  const n = Number(value);
+  if (n < min || n > max) throw new WispError('WISP_BAD_ARGUMENT', `${flag} takes a whole number from ${min} to ${max}, got ${n}`);
+  return n;
+}

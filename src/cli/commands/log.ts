@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+import { WispError } from '../../errors.js';
+import { condenseLog } from '../../log/condense-log.js';
+import type { CondenseLogOptions } from '../../log/options.js';
+import { renderLogText } from '../../render/log-text.js';
+import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
+import { parseByteCount, parseInteger } from '../args.js';
+import type { CommandRunner } from '../io.js';
+
+export const LOG_USAGE = 'wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]';
+
+export const runLog: CommandRunner = async (args, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        top: { type: 'string' },
+        workers: { type: 'string' },
+        'max-bytes': { type: 'string' },
+        // Not for users: lets tests prove that results do not depend on the chunk size.
+        'chunk-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message}; usage: ${LOG_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(`usage: ${LOG_USAGE}\n`);
+    return 0;
+  }
+  const options: CondenseLogOptions = {};
+  if (values.top !== undefined) options.top = parseInteger('--top', values.top, 1, 1000);
+  if (values.workers !== undefined) options.workers = parseInteger('--workers', values.workers, 0, 64);
+  if (values['max-bytes'] !== undefined) options.maxBytes = parseByteCount('--max-bytes', values['max-bytes']);
+  if (values['chunk-bytes'] !== undefined) options.chunkBytes = parseByteCount('--chunk-bytes', values['chunk-bytes']);
+
+  const paths = positionals.length > 0 ? positionals : ['-'];
+  if (paths.length === 1 && paths[0] === '-' && positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {
+    throw new WispError('WISP_BAD_ARGUMENT', `no input: name a log file or pipe one in; usage: ${LOG_USAGE}`);
+  }
+  if (paths.filter((p) => p === '-').length > 1) throw new WispError('WISP_BAD_ARGUMENT', 'stdin (-) can be read only once');
+  const sources: LogSource[] = paths.map((p) => (p === '-' ? streamSource('-', io.stdin) : fileSource(p)));
+
+  const result = await condenseLog(sources, options);
+  io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, 10_000));
+  return 0;
+};

@@ -1,0 +1,49 @@
+import type { Severity } from './severity.js';
+
+/** How many continuation lines of a group's first record travel with its example. */
+export const EXAMPLE_CONTINUATION_LINES = 3;
+export const MAX_EXAMPLE_CHARS = 1000;
+export const MAX_CONTINUATION_CHARS = 300;
+
+/** One template's statistics over a span of input. Line numbers are 1-based. */
+export interface GroupStat {
+  /** Severity and template together: the same text at two levels is two groups. */
+  key: string;
+  template: string;
+  severity: Severity;
+  /** Records (a head line and its continuation lines) in this group. */
+  records: number;
+  /** Lines, continuation lines included. */
+  lines: number;
+  firstLine: number;
+  lastLine: number;
+  firstTime: string;
+  lastTime: string;
+  /** The head line of the group's first record, and the first continuation lines after it. */
+  example: string;
+  exampleMore: string[];
+}
+
+/**
+ * What a worker returns for one line-aligned chunk. Line numbers are relative to the chunk;
+ * the merger shifts them. A chunk cannot know whether its first lines continue a record
+ * from the chunk before, so it reports them apart as `lead`, both as continuation lines
+ * and as stand-alone records for when there is no record before them.
+ */
+export interface LogPartial {
+  lines: number;
+  /** log show headers and footers: read, not log lines. */
+  skipped: number;
+  /** Lines of MAX_LINE_BYTES or more, shown cut to that length. */
+  cut: number;
+  lead: {
+    lines: number;
+    lastLine: number;
+    texts: string[];
+    standalone: GroupStat[];
+  };
+  /** In order of first appearance in the chunk. */
+  groups: GroupStat[];
+  /** The chunk's last record, so the next chunk's lead can continue it. */
+  last: { key: string; exampleRecord: boolean } | null;
+}

@@ -1,0 +1,62 @@
+import type { SeverityName } from './severity.js';
+
+/** One group as shown: everything in it has passed through redaction. */
+export interface ShownGroup {
+  rank: number;
+  severity: SeverityName;
+  /** Records: a head line and the lines that continue it. */
+  count: number;
+  /** Lines, continuation lines included. */
+  lines: number;
+  template: string;
+  example: string;
+  /** The first continuation lines of the example record (stack frames, `Caused by:` ...). */
+  exampleMore: string[];
+  firstLine: number;
+  lastLine: number;
+  firstTime: string | null;
+  lastTime: string | null;
+}
+
+export interface InputRead {
+  name: string;
+  /** Bytes read (decompressed for gzip). */
+  bytes: number;
+  gzip: boolean;
+  format: string;
+  /** Line numbers of this input in the result: firstLine..firstLine+lines-1. */
+  firstLine: number;
+  lines: number;
+}
+
+export interface SeverityCount {
+  groups: number;
+  lines: number;
+}
+
+export interface LogResult {
+  kind: 'log';
+  read: {
+    inputs: InputRead[];
+    bytes: number;
+    lines: number;
+    /** Bytes of the head skipped to keep within maxBytes (0 when all was read). */
+    skippedHeadBytes: number;
+    /** Lines of 64 KiB or more, cut to 64 KiB. */
+    cutLines: number;
+    /** log show headers and footers, read but not log lines. */
+    frameLines: number;
+  };
+  format: string;
+  totals: { lines: number; records: number; groups: number };
+  linesBySeverity: Record<SeverityName, number>;
+  groups: ShownGroup[];
+  omitted: {
+    groups: number;
+    records: number;
+    lines: number;
+    bySeverity: Partial<Record<SeverityName, SeverityCount>>;
+    /** Templates first seen after the group cap: counted, not kept. */
+    overflowLines: number;
+  };
+}

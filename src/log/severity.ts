@@ -1,0 +1,97 @@
+/**
+ * Severities from most to least severe. The numeric value is the rank: lower sorts first.
+ * `notice` is where log show's `Default` lands: above info, below warning, because Default
+ * is the unified log's ordinary level and its words ("critical", "error") do not count.
+ */
+export const SEVERITIES = ['critical', 'error', 'warning', 'notice', 'info', 'debug'] as const;
+export type SeverityName = (typeof SEVERITIES)[number];
+
+export const Severity = {
+  Critical: 0,
+  Error: 1,
+  Warning: 2,
+  Notice: 3,
+  Info: 4,
+  Debug: 5,
+} as const;
+export type Severity = (typeof Severity)[keyof typeof Severity];
+
+export const SEVERITY_COUNT = SEVERITIES.length;
+
+export function severityName(s: Severity): SeverityName {
+  return SEVERITIES[s] as SeverityName;
+}
+
+/** Syslog and journal PRIORITY values 0..7. */
+export function fromSyslogPriority(p: number): Severity {
+  if (p <= 2) return Severity.Critical;
+  if (p === 3) return Severity.Error;
+  if (p === 4) return Severity.Warning;
+  if (p === 5) return Severity.Notice;
+  if (p === 6) return Severity.Info;
+  return Severity.Debug;
+}
+
+/** pino and bunyan numeric levels: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal. */
+export function fromPinoLevel(n: number): Severity {
+  if (n >= 60) return Severity.Critical;
+  if (n >= 50) return Severity.Error;
+  if (n >= 40) return Severity.Warning;
+  if (n >= 30) return Severity.Info;
+  return Severity.Debug;
+}
+
+const LEVEL_WORDS: Record<string, Severity> = {
+  emerg: Severity.Critical,
+  emergency: Severity.Critical,
+  alert: Severity.Critical,
+  crit: Severity.Critical,
+  critical: Severity.Critical,
+  fatal: Severity.Critical,
+  panic: Severity.Critical,
+  fault: Severity.Critical,
+  dpanic: Severity.Critical,
+  error: Severity.Error,
+  err: Severity.Error,
+  eror: Severity.Error,
+  severe: Severity.Error,
+  warn: Severity.Warning,
+  warning: Severity.Warning,
+  wrn: Severity.Warning,
+  notice: Severity.Notice,
+  default: Severity.Notice,
+  info: Severity.Info,
+  inf: Severity.Info,
+  information: Severity.Info,
+  informational: Severity.Info,
+  debug: Severity.Debug,
+  dbg: Severity.Debug,
+  trace: Severity.Debug,
+  trc: Severity.Debug,
+  verbose: Severity.Debug,
+  fine: Severity.Debug,
+  finer: Severity.Debug,
+  finest: Severity.Debug,
+};
+
+/** A declared level token (`ERROR`, `warn`, `Info`); undefined when the word is no level name. */
+export function fromLevelWord(word: string): Severity | undefined {
+  return LEVEL_WORDS[word.toLowerCase()];
+}
+
+// Used only when a line declares no level: the words a human would scan for.
+const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|out of memory|oom-kill)/i;
+const ERROR_WORDS = /\b(?:errors?|exception|fail(?:ed|ure|s|ing)?|traceback|denied|refused|abort(?:ed)?|unhandled|cannot|can't|unable to|timed? ?out)\b/i;
+const WARNING_WORDS = /\b(?:warn(?:ing)?s?|deprecated|retry(?:ing)?)\b/i;
+
+// One pass that rules out most lines before the three family tests run.
+const ANY_WORD =
+  /fatal|panic|critical|emerg|segfault|segmentation|core dumped|out of memory|oom-kill|err|exception|fail|traceback|denied|refused|abort|unhandled|cannot|can't|unable to|timed|time out|warn|deprecated|retry/i;
+
+export function fromWords(text: string): Severity {
+  if (!ANY_WORD.test(text)) return Severity.Info;
+  if (CRITICAL_WORDS.test(text)) return Severity.Critical;
+  if (ERROR_WORDS.test(text)) return Severity.Error;
+  if (WARNING_WORDS.test(text)) return Severity.Warning;
+  return Severity.Info;
+}

@@ -1,0 +1,96 @@
+import {
+  EXAMPLE_CONTINUATION_LINES,
+  type GroupStat,
+  type LogPartial,
+} from '../log/partial.js';
+import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
+
+/** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
+export const MAX_GROUPS = 50_000;
+
+export interface Overflow {
+  records: number;
+  lines: number;
+  bySeverity: number[];
+}
+
+/**
+ * Folds chunk partials into one result, strictly in input order. Everything it does is a
+ * sum, a first or a last in that order, so the result does not depend on where chunks
+ * were cut or which worker condensed them.
+ */
+export class LogMerger {
+  readonly groups = new Map<string, GroupStat>();
+  readonly overflow: Overflow = { records: 0, lines: 0, bySeverity: new Array<number>(SEVERITY_COUNT).fill(0) };
+  lines = 0;
+  skipped = 0;
+  cut = 0;
+  #last: { key: string; exampleRecord: boolean; severity: Severity } | null = null;
+
+  /** A new input starts: nothing in it continues the previous input's last record. */
+  startInput(): void {
+    this.#last = null;
+  }
+
+  add(p: LogPartial): void {
+    const offset = this.lines;
+    if (p.lead.lines > 0) {
+      // Until an input's first record, its lines have nothing to continue: each stands alone.
+      if (this.#last === null) {
+        for (const g of p.lead.standalone) this.#addGroup(g, offset);
+      } else {
+        const g = this.groups.get(this.#last.key);
+        if (g === undefined) {
+          this.#countOverflow(this.#last.severity, 0, p.lead.lines);
+        } else {
+          g.lines += p.lead.lines;
+          g.lastLine = offset + p.lead.lastLine;
+          if (this.#last.exampleRecord) {
+            for (const t of p.lead.texts) {
+              if (g.exampleMore.length >= EXAMPLE_CONTINUATION_LINES) break;
+              g.exampleMore.push(t);
+            }
+          }
+        }
+      }
+    }
+    const fresh = new Set<string>();
+    for (const g of p.groups) {
+      if (this.#addGroup(g, offset)) fresh.add(g.key);
+    }
+    if (p.last !== null) {
+      const severity = Number(p.last.key[0]) as Severity;
+      // The chunk's last record is its group's example record only if the group is new here.
+      this.#last = { key: p.last.key, exampleRecord: p.last.exampleRecord && fresh.has(p.last.key), severity };
+    }
+    this.lines += p.lines;
+    this.skipped += p.skipped;
+    this.cut += p.cut;
+  }
+
+  /** Returns true when the group was new. */
+  #addGroup(g: GroupStat, offset: number): boolean {
+    const existing = this.groups.get(g.key);
+    if (existing !== undefined) {
+      existing.records += g.records;
+      existing.lines += g.lines;
+      existing.lastLine = g.lastLine + offset;
+      existing.lastTime = g.lastTime;
+      return false;
+    }
+    if (this.groups.size >= MAX_GROUPS) {
+      this.#countOverflow(g.severity, g.records, g.lines);
+      return false;
+    }
+    g.firstLine += offset;
+    g.lastLine += offset;
+    this.groups.set(g.key, g);
+    return true;
+  }
+
+  #countOverflow(severity: Severity, records: number, lines: number): void {
+    this.overflow.records += records;
+    this.overflow.lines += lines;
+    this.overflow.bySeverity[severity]! += lines;
+  }
+}

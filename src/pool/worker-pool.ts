@@ -1,0 +1,42 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+
+type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
+
+/**
+ * The worker threads behind the condensers. One pool serves every task kind: each task
+ * names its worker file, so a long-lived server keeps one set of threads warm.
+ */
+export class WorkerPool {
+  readonly #piscina: Piscina;
+  readonly threads: number;
+
+  constructor(threads: number) {
+    this.threads = threads;
+    this.#piscina = new Piscina({
+      minThreads: threads,
+      maxThreads: threads,
+      // Idle threads stay a while: a server's next call should not pay the start-up again.
+      idleTimeout: 30_000,
+      // Chunks wait in the main thread's own bounded queue, not in the pool's.
+      maxQueue: 'auto',
+    });
+  }
+
+  run<T>(worker: URL, task: unknown, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<T> {
+    return this.#piscina.run(task, {
+      filename: worker.href,
+      transferList: transfer as RunOptions['transferList'],
+      ...(signal ? { signal } : {}),
+    }) as Promise<T>;
+  }
+
+  async close(): Promise<void> {
+    await this.#piscina.destroy();
+  }
+}
+
+/** One thread per core by default; these tasks are CPU-bound. */
+export function defaultThreadCount(): number {
+  return Math.max(1, availableParallelism());
+}

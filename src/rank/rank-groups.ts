@@ -1,0 +1,84 @@
+import type { GroupStat } from '../log/partial.js';
+import type { LogResult, ShownGroup, SeverityCount } from '../log/result.js';
+import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
+import type { LogMerger } from '../merge/log-merger.js';
+import { redact } from '../redact/index.js';
+
+/** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
+export function compareGroups(a: GroupStat, b: GroupStat): number {
+  return a.severity - b.severity || b.records - a.records || a.firstLine - b.firstLine;
+}
+
+const zeroBySeverity = (): Record<SeverityName, number> =>
+  Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<SeverityName, number>;
+
+/** Ranks the merged groups, keeps the top N, and accounts for everything it leaves out. */
+export function rankGroups(
+  merger: LogMerger,
+  top: number,
+  read: LogResult['read'],
+  format: string,
+): LogResult {
+  const all = [...merger.groups.values()].sort(compareGroups);
+  const shown = all.slice(0, top);
+  const linesBySeverity = zeroBySeverity();
+  let records = merger.overflow.records;
+  for (const g of all) {
+    linesBySeverity[severityName(g.severity)] += g.lines;
+    records += g.records;
+  }
+  merger.overflow.bySeverity.forEach((n, s) => {
+    linesBySeverity[SEVERITIES[s]!] += n;
+  });
+
+  const bySeverity: Partial<Record<SeverityName, SeverityCount>> = {};
+  let omittedRecords = merger.overflow.records;
+  let omittedLines = merger.overflow.lines;
+  for (const g of all.slice(top)) {
+    const name = severityName(g.severity);
+    const c = (bySeverity[name] ??= { groups: 0, lines: 0 });
+    c.groups++;
+    c.lines += g.lines;
+    omittedRecords += g.records;
+    omittedLines += g.lines;
+  }
+  merger.overflow.bySeverity.forEach((n, s) => {
+    if (n === 0) return;
+    const c = (bySeverity[SEVERITIES[s]!] ??= { groups: 0, lines: 0 });
+    c.lines += n;
+  });
+
+  return {
+    kind: 'log',
+    read,
+    format,
+    totals: { lines: merger.lines, records, groups: all.length },
+    linesBySeverity,
+    groups: shown.map(toShown),
+    omitted: {
+      groups: all.length - shown.length,
+      records: omittedRecords,
+      lines: omittedLines,
+      bySeverity,
+      overflowLines: merger.overflow.lines,
+    },
+  };
+}
+
+function toShown(g: GroupStat, i: number): ShownGroup {
+  // Redacted as one text so that a secret spread over lines (a PEM block) is seen whole.
+  const [example = '', ...exampleMore] = redact([g.example, ...g.exampleMore].join('\n')).split('\n');
+  return {
+    rank: i + 1,
+    severity: severityName(g.severity),
+    count: g.records,
+    lines: g.lines,
+    template: redact(g.template),
+    example,
+    exampleMore,
+    firstLine: g.firstLine,
+    lastLine: g.lastLine,
+    firstTime: g.firstTime === '' ? null : g.firstTime,
+    lastTime: g.lastTime === '' ? null : g.lastTime,
+  };
+}

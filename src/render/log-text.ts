@@ -1,0 +1,73 @@
+import type { LogResult, ShownGroup } from '../log/result.js';
+import { SEVERITIES } from '../log/severity.js';
+
+const TEMPLATE_CHARS = 160;
+const EXAMPLE_CHARS = 200;
+const CONTINUATION_CHARS = 140;
+
+const n = (x: number): string => x.toLocaleString('en-US');
+const clip = (s: string, max: number): string => {
+  const flat = s.replace(/\t/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function formatBytes(b: number): string {
+  if (b < 1024) return `${b} B`;
+  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
+  return `${(b / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * The text an agent reads: the boundary first (what was read, found, shown, left out),
+ * then the groups, within a byte budget that is itself reported when it cuts.
+ */
+export function renderLogText(r: LogResult, budget: number): string {
+  const head: string[] = [];
+  const names = r.read.inputs.map((i) => i.name).join(', ');
+  head.push(`read ${formatBytes(r.read.bytes)}, ${n(r.read.lines)} lines from ${names} (format: ${r.format})`);
+  const notes: string[] = [];
+  if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
+  if (r.read.cutLines > 0) notes.push(`${n(r.read.cutLines)} lines of 64 KB or more were cut to 64 KB`);
+  if (r.read.frameLines > 0) notes.push(`${n(r.read.frameLines)} header/footer lines are not log lines`);
+  for (const note of notes) head.push(`note: ${note}`);
+  head.push(
+    `found ${n(r.totals.groups)} groups in ${n(r.totals.records)} records; showing ${r.groups.length}, ranked by severity, then count`,
+  );
+  const sev = SEVERITIES.filter((s) => r.linesBySeverity[s] > 0).map((s) => `${s} ${n(r.linesBySeverity[s])}`);
+  if (sev.length > 0) head.push(`lines by severity: ${sev.join(', ')}`);
+  if (r.omitted.groups > 0 || r.omitted.overflowLines > 0) {
+    const parts = SEVERITIES.flatMap((s) => {
+      const c = r.omitted.bySeverity[s];
+      return c === undefined ? [] : [`${s} ${n(c.groups)} groups/${n(c.lines)} lines`];
+    });
+    head.push(`left out: ${n(r.omitted.groups)} groups, ${n(r.omitted.lines)} lines (${parts.join('; ')})`);
+    if (r.omitted.overflowLines > 0) head.push(`note: ${n(r.omitted.overflowLines)} lines had templates past the group cap and were counted, not grouped`);
+  } else {
+    head.push('left out: nothing');
+  }
+
+  let out = `${head.join('\n')}\n`;
+  let shown = 0;
+  for (const g of r.groups) {
+    const block = renderGroup(g);
+    if (out.length + block.length > budget) break;
+    out += block;
+    shown++;
+  }
+  if (shown < r.groups.length) {
+    out += `\n(${r.groups.length - shown} more of the top ${r.groups.length} left out to stay within ${n(budget)} bytes: ask for JSON or a smaller top)\n`;
+  }
+  return out;
+}
+
+function renderGroup(g: ShownGroup): string {
+  const lines = g.firstLine === g.lastLine ? `line ${n(g.firstLine)}` : `lines ${n(g.firstLine)}-${n(g.lastLine)}`;
+  const extra = g.lines > g.count ? ` (${n(g.lines)} lines)` : '';
+  let time = '';
+  if (g.firstTime !== null) time = g.firstTime === g.lastTime ? `  at ${g.firstTime}` : `  ${g.firstTime} .. ${g.lastTime ?? ''}`;
+  let s = `\n#${g.rank} ${g.severity.toUpperCase()} x${n(g.count)}${extra}  ${lines}${time}\n`;
+  s += `  ${clip(g.template, TEMPLATE_CHARS)}\n`;
+  s += `  e.g. ${clip(g.example, EXAMPLE_CHARS)}\n`;
+  for (const more of g.exampleMore) s += `     | ${clip(more, CONTINUATION_CHARS)}\n`;
+  return s;
+}

@@ -1,0 +1,118 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { WispError } from '../errors.js';
+
+/** Something to read log bytes from: a file, stdin, or text handed over inline. */
+export interface LogSource {
+  /** How results name it: the path, `-` for stdin, or a caller's label. */
+  name: string;
+  /** Checks that it can be read (a missing file fails here, before any work starts). */
+  open(): Promise<OpenedSource>;
+}
+
+export interface OpenedSource {
+  /** Bytes on disk, where known (a gzip file's compressed size). */
+  size: number | undefined;
+  gzip: boolean;
+  chunks: AsyncIterable<Buffer>;
+}
+
+/** Read size for files: about a chunk at a time, so the splitter rarely copies. */
+const READ_BYTES = 1024 * 1024;
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+
+export function fileSource(path: string): LogSource {
+  return {
+    name: path,
+    async open() {
+      let info;
+      try {
+        info = await stat(path);
+      } catch (err) {
+        throw fsError(path, err);
+      }
+      if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`, 'name the files inside it');
+      if (!info.isFile() && !info.isFIFO() && !info.isCharacterDevice()) {
+        throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
+      }
+      let gzip = false;
+      try {
+        const fh = await open(path, 'r');
+        try {
+          const magic = Buffer.alloc(2);
+          const { bytesRead } = await fh.read(magic, 0, 2, info.isFile() ? 0 : null);
+          gzip = bytesRead === 2 && magic[0] === GZIP_MAGIC_0 && magic[1] === GZIP_MAGIC_1;
+        } finally {
+          await fh.close();
+        }
+      } catch (err) {
+        throw fsError(path, err);
+      }
+      const raw = createReadStream(path, { highWaterMark: READ_BYTES });
+      return { size: info.isFile() ? info.size : undefined, gzip, chunks: gzip ? gunzip(raw, path) : raw };
+    },
+  };
+}
+
+/** stdin or any other byte stream; gzip is recognised by its first two bytes. */
+export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSource {
+  return {
+    name,
+    async open() {
+      const iterator = (stream as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+      const first = await iterator.next();
+      const head = first.done ? Buffer.alloc(0) : toBuffer(first.value);
+      const gzip = head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+      async function* replay(): AsyncGenerator<Buffer> {
+        if (first.done) return;
+        yield head;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield toBuffer(next.value);
+        }
+      }
+      const chunks = gzip ? gunzip(Readable.from(replay(), { objectMode: false }), name) : replay();
+      return { size: undefined, gzip, chunks };
+    },
+  };
+}
+
+/** Text given inline (the MCP `text` source, tests). */
+export function textSource(name: string, text: string | Buffer): LogSource {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  return streamSource(name, Readable.from([bytes], { objectMode: false }));
+}
+
+function toBuffer(v: Buffer | string): Buffer {
+  return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
+}
+
+async function* gunzip(raw: NodeJS.ReadableStream, name: string): AsyncGenerator<Buffer> {
+  const inflate = createGunzip({ chunkSize: 256 * 1024 });
+  const piped = (raw as Readable).pipe(inflate);
+  (raw as Readable).on('error', (err) => inflate.destroy(err));
+  try {
+    for await (const chunk of piped) yield chunk as Buffer;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code?.startsWith('Z_') || /incorrect header|unexpected end|invalid/i.test(e.message)) {
+      throw new WispError('WISP_BAD_GZIP', `${name}: unreadable gzip data (${e.message})`, 'check that the file is complete');
+    }
+    throw err;
+  } finally {
+    (raw as Readable).destroy();
+  }
+}
+
+function fsError(path: string, err: unknown): WispError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
+  if (code === 'EISDIR') return new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`);
+  if (code === 'EACCES' || code === 'EPERM') return new WispError('WISP_UNREADABLE', `${path}: permission denied`);
+  return new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`);
+}
