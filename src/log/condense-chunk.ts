@@ -84,7 +84,9 @@ function addRecord(
   line: string,
   lineNo: number,
 ): GroupStat {
-  const key = severity + template;
+  // A bare hex id is all digits now and then (a 7-digit short sha, 4% of the time): the
+  // key treats <HEX> and <NUM> alike so that such a line does not split off a group.
+  const key = severity + (template.includes('<HEX>') ? template.replaceAll('<HEX>', '<NUM>') : template);
   const found = groups.get(key);
   if (found !== undefined) {
     found.records++;

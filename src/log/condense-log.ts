@@ -67,7 +67,7 @@ export async function condenseLog(
   const read: LogResult['read'] = {
     inputs,
     bytes: inputs.reduce((n, i) => n + i.bytes, 0),
-    lines: merger.lines + merger.skipped,
+    lines: merger.lines,
     skippedHeadBytes: tail.skippedHeadBytes,
     cutLines: merger.cut,
     frameLines: merger.skipped,
@@ -203,11 +203,11 @@ async function condenseInOrder(
     if (next.input !== currentInput) {
       currentInput = next.input;
       merger.startInput();
-      inputs[currentInput]!.firstLine = merger.lines + merger.skipped + 1;
+      inputs[currentInput]!.firstLine = merger.lines + 1;
     }
-    const before = merger.lines + merger.skipped;
+    const before = merger.lines;
     merger.add(partial);
-    inputs[currentInput]!.lines += merger.lines + merger.skipped - before;
+    inputs[currentInput]!.lines += merger.lines - before;
   };
   try {
     for await (const item of items) {

@@ -65,11 +65,11 @@ export function detectFormat(head: string): FormatInfo {
   if (nonEmpty === 0) return PLAIN;
   const share = (n: number): number => n / nonEmpty;
   // Rows, or rows with log show's own header and footer lines around them.
-  if (logshowHeader !== null || (logshowRows >= 1 && share(logshowRows + frames) >= 0.5) || (logshowRows >= 2 && share(logshowRows) >= 0.3)) {
+  if (logshowHeader !== null || (logshowRows >= 1 && share(logshowRows + frames) >= 0.5) || (logshowRows >= 1 && logshowRows >= stamped * 0.8)) {
     const hasTtl = logshowHeader !== null ? logshowHeader[1] !== undefined : ttlRows >= logshowRows * 0.9;
     return { format: 'logshow', label: 'log show (default style)', timestamped: true, hasTtl, leadingTabFields: 0 };
   }
-  if (compactHeader || (compactRows >= 1 && share(compactRows + frames) >= 0.5) || (compactRows >= 2 && share(compactRows) >= 0.3)) {
+  if (compactHeader || (compactRows >= 1 && share(compactRows + frames) >= 0.5) || (compactRows >= 1 && compactRows >= stamped * 0.8)) {
     return { format: 'logshow-compact', label: 'log show (compact style)', timestamped: true, hasTtl: false, leadingTabFields: 0 };
   }
   if (share(jsonRows) >= 0.5) {

@@ -48,6 +48,7 @@ export interface LogResult {
     frameLines: number;
   };
   format: string;
+  /** Log lines (read.lines less header and footer lines), records, distinct groups. */
   totals: { lines: number; records: number; groups: number };
   linesBySeverity: Record<SeverityName, number>;
   groups: ShownGroup[];

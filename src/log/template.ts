@@ -88,7 +88,8 @@ export function templateOf(line: string, start = 0): string {
       if (!hasDigit && d >= Ch.Zero && d <= Ch.Nine) hasDigit = true;
       j++;
     }
-    out += hasDigit ? maskToken(line, i, j) : line.slice(i, j);
+    // A MAC address can be all letters; every other variable holds a digit.
+    out += hasDigit ? maskToken(line, i, j) : j - i === 17 && isMac(line, i) ? '<MAC>' : line.slice(i, j);
     if (out.length > MAX_TEMPLATE_CHARS) break;
     i = j;
   }
@@ -114,6 +115,7 @@ function maskToken(s: string, a: number, b: number): string {
   if (s.charCodeAt(a - 1) === Ch.LBracket && s.charCodeAt(b) === Ch.RBracket && isPidTid(s, a, b)) return `<PID>${suffix}`;
   if (len === 36 && isUuid(s, a)) return `<UUID>${suffix}`;
   if (len > 2 && s.charCodeAt(a) === Ch.Zero && (s.charCodeAt(a + 1) | 32) === Ch.LowerX && allHex(s, a + 2, b)) return `<HEX>${suffix}`;
+  if (len === 17 && isMac(s, a)) return `<MAC>${suffix}`;
   if (isIpv4(s, a, b)) return `<IP>${suffix}`;
   if (isColonHex(s, a, b)) return `<IP>${suffix}`;
   return maskParts(s, a, b) + suffix;
@@ -136,6 +138,19 @@ function isUuid(s: string, a: number): boolean {
     const c = s.charCodeAt(a + k);
     if (k === 8 || k === 13 || k === 18 || k === 23) {
       if (c !== Ch.Minus) return false;
+    } else if (!isHex(c)) return false;
+  }
+  return true;
+}
+
+/** aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff. */
+function isMac(s: string, a: number): boolean {
+  const sep = s.charCodeAt(a + 2);
+  if (sep !== Ch.Colon && sep !== Ch.Minus) return false;
+  for (let k = 0; k < 17; k++) {
+    const c = s.charCodeAt(a + k);
+    if (k % 3 === 2) {
+      if (c !== sep) return false;
     } else if (!isHex(c)) return false;
   }
   return true;
@@ -166,7 +181,7 @@ function isIpv4(s: string, a: number, b: number): boolean {
   return dots === 3 && run > 0;
 }
 
-/** IPv6 addresses and MAC addresses: hex groups joined by colons, at least three of them. */
+/** IPv6 addresses: hex groups joined by colons, with `::` or at least six groups. */
 function isColonHex(s: string, a: number, b: number): boolean {
   let colons = 0;
   let doubleColon = false;

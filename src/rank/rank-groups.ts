@@ -52,7 +52,7 @@ export function rankGroups(
     kind: 'log',
     read,
     format,
-    totals: { lines: merger.lines, records, groups: all.length },
+    totals: { lines: merger.lines - merger.skipped, records, groups: all.length },
     linesBySeverity,
     groups: shown.map(toShown),
     omitted: {

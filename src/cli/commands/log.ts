@@ -26,7 +26,7 @@ export const runLog: CommandRunner = async (args, io) => {
       },
     });
   } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message}; usage: ${LOG_USAGE}`);
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${LOG_USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values.help) {

@@ -1,0 +1,101 @@
+import test from 'ava';
+import { gzipSync } from 'node:zlib';
+import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
+import { runCli, tempDir, writeTemp } from './helpers.js';
+
+const dir = tempDir('cli-log');
+
+test('text output is byte-identical across worker counts and chunk sizes', async (t) => {
+  const file = writeTemp(dir, 'mixed.log', mixedLog(20_000) + javaServiceLog(2_000));
+  const runs = await Promise.all([
+    runCli(['log', file, '--workers', '0', '--top', '8']),
+    runCli(['log', file, '--workers', '2', '--chunk-bytes', '50000', '--top', '8']),
+    runCli(['log', file, '--workers', '1', '--chunk-bytes', '4K', '--top', '8']),
+  ]);
+  for (const r of runs) {
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stdout, runs[0]!.stdout);
+  }
+  t.true(Buffer.byteLength(runs[0]!.stdout) <= 10_500, `text output is about 10 KB (${Buffer.byteLength(runs[0]!.stdout)})`);
+  t.regex(runs[0]!.stdout, /^read .* lines from .*mixed\.log \(format: timestamped log\)\nfound \d[\d,]* groups in [\d,]+ records; showing/);
+  t.regex(runs[0]!.stdout, /\nleft out: [\d,]+ groups, [\d,]+ lines \(/);
+});
+
+test('--json gives totals, groups with their fields, and what was omitted', async (t) => {
+  const text = logShowDefault(2_000);
+  const file = writeTemp(dir, 'logshow.log', text);
+  const r = await runCli(['log', file, '--json', '--top', '5']);
+  t.is(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  t.is(j.read.lines, text.split('\n').length - 1);
+  t.is(j.totals.lines + j.read.frameLines, j.read.lines);
+  t.is(j.read.frameLines, 5);
+  t.is(j.groups.length, 5);
+  for (const g of j.groups) {
+    for (const k of ['severity', 'count', 'template', 'example', 'firstLine', 'lastLine', 'firstTime', 'lastTime']) t.true(k in g, k);
+  }
+  t.is(j.omitted.groups, j.totals.groups - 5);
+});
+
+test('gzip files and stdin are read; several files in one call', async (t) => {
+  const text = mixedLog(3_000);
+  const plain = writeTemp(dir, 'a.log', text);
+  const gz = writeTemp(dir, 'a.log.gz', gzipSync(text));
+  const fromPlain = await runCli(['log', plain, '--json']);
+  const fromGz = await runCli(['log', gz, '--json']);
+  const fromStdin = await runCli(['log', '-', '--json'], gzipSync(text));
+  t.is(fromGz.code, 0, fromGz.stderr);
+  t.is(fromStdin.code, 0, fromStdin.stderr);
+  const groups = (s: string): unknown => JSON.parse(s).groups;
+  t.deepEqual(groups(fromGz.stdout), groups(fromPlain.stdout));
+  t.deepEqual(groups(fromStdin.stdout), groups(fromPlain.stdout));
+  t.true(JSON.parse(fromGz.stdout).read.inputs[0].gzip);
+  const both = JSON.parse((await runCli(['log', plain, gz, '--json'])).stdout);
+  t.is(both.totals.lines, 6_000);
+});
+
+test('bad input: a clear one-line error with a code, exit 2', async (t) => {
+  const cases: [string[], string, string | Buffer | undefined][] = [
+    [['log', `${dir}/missing.log`], 'WISP_FILE_NOT_FOUND', undefined],
+    [['log', dir], 'WISP_NOT_A_FILE', undefined],
+    [['log', writeTemp(dir, 'bin.dat', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3, 0, 0, 0]))], 'WISP_BINARY_INPUT', undefined],
+    [['log', writeTemp(dir, 'bad.gz', Buffer.concat([gzipSync('hello\n'.repeat(1000)).subarray(0, 30), Buffer.from('garbage')]))], 'WISP_BAD_GZIP', undefined],
+    [['log', '--top', '0', '-'], 'WISP_BAD_ARGUMENT', 'x\n'],
+    [['log', '--workers', 'many', '-'], 'WISP_BAD_ARGUMENT', 'x\n'],
+    [['log', '--max-bytes', '-5', '-'], 'WISP_BAD_ARGUMENT', 'x\n'],
+    [['log', '--bogus'], 'WISP_BAD_ARGUMENT', 'x\n'],
+  ];
+  for (const [args, code, stdin] of cases) {
+    const r = await runCli(args, stdin);
+    t.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    t.true(r.stderr.includes(code), `${args.join(' ')}: ${r.stderr}`);
+    t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    t.is(r.stdout, '');
+  }
+});
+
+test('an empty file, invalid UTF-8 and a 50 MB line without a newline do not crash or hang', async (t) => {
+  const empty = await runCli(['log', writeTemp(dir, 'empty.log', ''), '--json']);
+  t.is(empty.code, 0, empty.stderr);
+  t.is(JSON.parse(empty.stdout).totals.lines, 0);
+
+  const invalid = Buffer.concat([Buffer.from('2025-01-01T00:00:00Z ERROR bad bytes '), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(' here\n')]);
+  const bad = await runCli(['log', writeTemp(dir, 'invalid.log', invalid), '--json']);
+  t.is(bad.code, 0, bad.stderr);
+  t.is(JSON.parse(bad.stdout).groups[0].severity, 'error');
+
+  const huge = Buffer.alloc(50 * 1024 * 1024, 'a');
+  const long = await runCli(['log', writeTemp(dir, 'long.log', huge), '--json']);
+  t.is(long.code, 0, long.stderr);
+  const j = JSON.parse(long.stdout);
+  t.is(j.read.cutLines, 1);
+  t.is(j.read.bytes, huge.length);
+  t.true(j.groups[0].example.length <= 1001);
+});
+
+test('--max-bytes keeps the tail and the text says how much of the head was skipped', async (t) => {
+  const file = writeTemp(dir, 'big.log', mixedLog(30_000));
+  const r = await runCli(['log', file, '--max-bytes', '256K']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /note: the first [\d.]+ MB were skipped to keep the last part/);
+});

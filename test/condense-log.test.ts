@@ -1,0 +1,203 @@
+import test from 'ava';
+import { condenseLog } from '../src/log/condense-log.js';
+import type { CondenseLogOptions } from '../src/log/options.js';
+import type { LogResult, ShownGroup } from '../src/log/result.js';
+import { textSource } from '../src/source/log-source.js';
+import {
+  githubActionsLog,
+  javaServiceLog,
+  jsonLinesLog,
+  logShowCompact,
+  logShowDefault,
+  mixedLog,
+  nginxErrorLog,
+  syslogWithPriority,
+} from '../fixtures/logs.js';
+
+const condense = (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
+  condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options });
+
+const find = (r: LogResult, needle: string): ShownGroup | undefined => r.groups.find((g) => g.template.includes(needle));
+
+test('the same input gives byte-identical results whatever the worker count and chunk size', async (t) => {
+  const text = mixedLog(30_000) + javaServiceLog(3_000);
+  const reference = JSON.stringify(await condense(text, { workers: 0 }));
+  for (const options of [
+    { workers: 1, chunkBytes: 64 * 1024 },
+    { workers: 2, chunkBytes: 100_000 },
+    { workers: 3, chunkBytes: 7_777 },
+    { workers: 0, chunkBytes: 1 },
+  ]) {
+    t.is(JSON.stringify(await condense(text, options)), reference, JSON.stringify(options));
+  }
+});
+
+test('a line without a timestamp continues the record before it, across chunk boundaries', async (t) => {
+  const text = javaServiceLog(400);
+  const whole = await condense(text);
+  const tiny = await condense(text, { chunkBytes: 40, workers: 2 });
+  t.deepEqual(tiny, whole);
+  const failed = find(whole, 'c.e.OrderService - Order <NUM> failed');
+  t.truthy(failed);
+  t.is(failed!.severity, 'error');
+  // Every stack frame and cause line belongs to its ERROR record, none forms a group of its own.
+  t.true(failed!.lines > failed!.count * 4);
+  t.falsy(whole.groups.find((g) => g.template.startsWith('\tat ') || g.template.startsWith('Caused by')));
+  t.deepEqual(failed!.exampleMore.slice(0, 1), ['java.lang.IllegalStateException: inventory unavailable']);
+  t.is(whole.totals.lines, text.split('\n').length - 1);
+});
+
+test('log show default style: the Type column decides severity, header and footer are not log lines', async (t) => {
+  const r = await condense(logShowDefault(3_000));
+  t.is(r.format, 'log show (default style)');
+  t.is(r.read.frameLines, 5);
+  t.falsy(r.groups.find((g) => /^(Log|Activity) +- |^-{20}|^Timestamp|^Filtering/.test(g.template)));
+  const critical = find(r, 'critical error count is <NUM>');
+  t.is(critical?.severity, 'notice', 'a Default line full of "critical error" stays Default');
+  t.is(find(r, 'Peer connection <HEX> failed')?.severity, 'error');
+  t.is(find(r, 'Unexpected state for zone <UUID>')?.severity, 'critical');
+  t.is(find(r, 'fix accuracy')?.severity, 'debug');
+  const multi = find(r, 'Discoverable mode changed from');
+  t.truthy(multi);
+  t.is(multi!.lines, multi!.count * 3, 'a message with newlines is one record');
+  // Severity first: the fault group ranks above every error group, errors above notices.
+  const ranks = r.groups.map((g) => g.severity);
+  t.is(ranks[0], 'critical');
+  t.true(ranks.indexOf('notice') > ranks.lastIndexOf('error'));
+});
+
+test('log show compact style: two-letter type codes decide severity', async (t) => {
+  const r = await condense(logShowCompact(500));
+  t.is(r.format, 'log show (compact style)');
+  const bySeverity = new Set(r.groups.map((g) => g.severity));
+  t.deepEqual([...bySeverity].sort(), ['critical', 'debug', 'error', 'info', 'notice']);
+  for (const g of r.groups) {
+    if (g.template.includes('critical error budget')) t.is(g.severity, 'notice');
+    // [pid:tid] is one placeholder, so processes do not split per pid.
+    t.false(/\[\d+:/.test(g.template));
+  }
+});
+
+test('syslog priorities, JSON levels, nginx and GitHub Actions markers give severity', async (t) => {
+  const sys = await condense(syslogWithPriority(200));
+  t.deepEqual(new Set(sys.groups.map((g) => g.severity)), new Set(['critical', 'error', 'warning', 'info']));
+
+  const json = await condense(jsonLinesLog(400));
+  t.is(json.format, 'JSON lines log');
+  t.truthy(json.groups.find((g) => g.template === 'request <NUM> failed' && g.severity === 'error'), 'pino 50 is error');
+  t.truthy(json.groups.find((g) => g.template === 'request <NUM> failed' && g.severity === 'critical'), 'pino 60 is fatal');
+  t.truthy(json.groups.find((g) => g.template === 'job <NUM> crashed' && g.severity === 'error'), 'string level error');
+  t.truthy(json.groups.find((g) => g.template === 'job <NUM> progress' && g.severity === 'warning'), 'string level warn');
+
+  const nginx = await condense(nginxErrorLog(100));
+  t.deepEqual(new Set(nginx.groups.map((g) => g.severity)), new Set(['critical', 'error', 'warning', 'notice']));
+
+  const gha = await condense(githubActionsLog());
+  t.is(gha.format, 'GitHub Actions');
+  const err = find(gha, '##[error]Process completed');
+  t.is(err?.severity, 'error');
+  t.is(err?.lines, 2, 'the error message continues on a line without a timestamp');
+  t.is(find(gha, '##[warning]')?.severity, 'warning');
+});
+
+test('words decide severity only when the log declares none', async (t) => {
+  const r = await condense('starting up\nconnection refused by peer\nWARNING: disk nearly full\nkernel panic - not syncing\nall good\n');
+  t.is(r.format, 'plain text');
+  t.is(find(r, 'connection refused')?.severity, 'error');
+  t.is(find(r, 'disk nearly full')?.severity, 'warning');
+  t.is(find(r, 'kernel panic')?.severity, 'critical');
+  t.is(find(r, 'all good')?.severity, 'info');
+});
+
+test('variables become typed placeholders so one event is one group', async (t) => {
+  const lines = [
+    '2025-01-01T00:00:01Z INFO worker[123:456] job 42 took 3.5 ms on 10.0.0.1:8080 id 3f2a1b4c-1d2e-4f3a-9b8c-7d6e5f4a3b2c hash 0xdeadbeef mac 00:1a:2b:3c:4d:5e',
+    '2025-01-01T00:00:02Z INFO worker[99:7] job 7 took 12.25 ms on 192.168.1.20:443 id 00000000-1111-2222-3333-444444444444 hash 0x1f mac aa:bb:cc:dd:ee:ff',
+    '2025-01-01T00:00:03Z INFO worker[5:5] job 900 took 1 ms on ::1 id 3f2a1b4c-1d2e-4f3a-9b8c-7d6e5f4a3b2d hash 0xABC mac 01:02:03:04:05:06',
+  ];
+  const r = await condense(`${lines.join('\n')}\n`);
+  t.is(r.totals.groups, 1, JSON.stringify(r.groups.map((g) => g.template)));
+  t.is(r.groups[0]!.template, 'INFO worker[<PID>] job <NUM> took <NUM> ms on <IP> id <UUID> hash <HEX> mac <MAC>');
+  t.is(r.groups[0]!.firstTime, '2025-01-01T00:00:01Z');
+  t.is(r.groups[0]!.lastTime, '2025-01-01T00:00:03Z');
+  t.is(r.groups[0]!.firstLine, 1);
+  t.is(r.groups[0]!.lastLine, 3);
+  // A different word is a different event.
+  const two = await condense('2025-01-01T00:00:01Z INFO VM 3 Started\n2025-01-01T00:00:02Z INFO VM 4 Paused\n');
+  t.is(two.totals.groups, 2);
+});
+
+test('ranking: severity, then count, then first line; omitted groups and lines are accounted for', async (t) => {
+  const text = mixedLog(5_000);
+  const r = await condense(text, { top: 3 });
+  t.is(r.groups.length, 3);
+  const all = await condense(text, { top: 1000 });
+  t.deepEqual(r.groups, all.groups.slice(0, 3));
+  for (let i = 1; i < all.groups.length; i++) {
+    const a = all.groups[i - 1]!;
+    const b = all.groups[i]!;
+    const order = ['critical', 'error', 'warning', 'notice', 'info', 'debug'];
+    const sa = order.indexOf(a.severity);
+    const sb = order.indexOf(b.severity);
+    t.true(sa < sb || (sa === sb && (a.count > b.count || (a.count === b.count && a.firstLine < b.firstLine))));
+  }
+  const shownLines = r.groups.reduce((n, g) => n + g.lines, 0);
+  t.is(shownLines + r.omitted.lines, r.totals.lines);
+  t.is(r.omitted.groups, all.totals.groups - 3);
+  const bySev = Object.values(r.omitted.bySeverity).reduce((n, c) => n + c.lines, 0);
+  t.is(bySev, r.omitted.lines);
+});
+
+test('examples and templates are redacted', async (t) => {
+  const secrets = [
+    'hunter2secret',
+    'AKIAIOSFODNN7EXAMPLQ',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    's3cr3tpassw0rd',
+    'abcdef0123456789token',
+  ];
+  const text = [
+    '2025-01-01T00:00:01Z ERROR login failed password=hunter2secret for user 4',
+    '2025-01-01T00:00:02Z WARN  aws key AKIAIOSFODNN7EXAMPLQ in env',
+    `2025-01-01T00:00:03Z INFO  sent Authorization: Bearer ${secrets[2]}`,
+    '2025-01-01T00:00:04Z ERROR db postgres://app:s3cr3tpassw0rd@db.internal:5432/app unreachable',
+    '2025-01-01T00:00:05Z INFO  token=abcdef0123456789token accepted',
+  ].join('\n');
+  const r = await condense(`${text}\n`);
+  const shown = JSON.stringify(r.groups);
+  for (const s of secrets) t.false(shown.includes(s), s);
+  t.true(shown.includes('[REDACTED:'));
+  t.true(shown.includes('postgres://app:'), 'the user stays');
+});
+
+test('several inputs: line numbers run on, records do not continue across inputs', async (t) => {
+  const a = '2025-01-01T00:00:01Z ERROR first\n2025-01-01T00:00:02Z INFO tail of a\n';
+  const b = '  at frame.without.timestamp (x.js:1)\n2025-01-01T00:00:03Z INFO in b\n';
+  const r = await condenseLog([textSource('a.log', a), textSource('b.log', b)], { workers: 0 });
+  t.deepEqual(r.read.inputs.map((i) => [i.name, i.firstLine, i.lines]), [['a.log', 1, 2], ['b.log', 3, 2]]);
+  t.is(find(r, 'tail of a')?.lines, 1, 'the frame at the top of b.log does not join a.log');
+  t.truthy(find(r, 'at frame.without.timestamp'));
+});
+
+test('maxBytes keeps the tail and says how much of the head was skipped', async (t) => {
+  const text = mixedLog(20_000);
+  const r = await condense(text, { maxBytes: 100_000, chunkBytes: 16_384 });
+  t.true(r.read.skippedHeadBytes > 0);
+  t.true(r.read.skippedHeadBytes + 100_000 >= Buffer.byteLength(text));
+  t.true(r.read.bytes === Buffer.byteLength(text));
+  const keptBytes = Buffer.byteLength(text) - r.read.skippedHeadBytes;
+  t.true(keptBytes <= 100_000);
+  t.true(r.totals.lines < 20_000);
+  // The last line of the input is kept: some group ends on the last line read.
+  t.is(Math.max(...r.groups.map((g) => g.lastLine)), r.totals.lines);
+  const again = await condense(text, { maxBytes: 100_000, chunkBytes: 3_000, workers: 2 });
+  t.deepEqual(again.totals, r.totals);
+  t.is(again.read.skippedHeadBytes, r.read.skippedHeadBytes);
+});
+
+test('bad options are refused with a stable code', async (t) => {
+  for (const options of [{ top: 0 }, { workers: -1 }, { chunkBytes: 0 }, { top: 1.5 }]) {
+    const err = await t.throwsAsync(condense('x\n', options as CondenseLogOptions));
+    t.is((err as { code?: string }).code, 'WISP_BAD_ARGUMENT');
+  }
+});
