@@ -8,8 +8,9 @@ import {
   type LogPartial,
 } from './partial.js';
 import { MAX_LINE_BYTES } from '../split/line-chunks.js';
-import { fromWords } from './severity.js';
-import { templateOf } from './template.js';
+import { fromWords, type Severity } from './severity.js';
+import { templateHadHex, templateOf } from './template.js';
+import { SEVERITY_COUNT } from './severity.js';
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
@@ -18,10 +19,10 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}
  * give the same partial in a worker or in the main thread.
  */
 export function condenseChunk(text: string, info: FormatInfo): LogPartial {
-  const groups = new Map<string, GroupStat>();
+  const groups = new GroupTable();
   const parsed = newParsedLine();
   const lead: LogPartial['lead'] = { lines: 0, lastLine: 0, texts: [], standalone: [] };
-  const standalone = new Map<string, GroupStat>();
+  const standalone = new GroupTable();
   let current: GroupStat | undefined;
   let currentIsExample = false;
   let lineNo = 0;
@@ -58,56 +59,61 @@ export function condenseChunk(text: string, info: FormatInfo): LogPartial {
         lead.lines++;
         lead.lastLine = lineNo;
         if (lead.texts.length < EXAMPLE_CONTINUATION_LINES) lead.texts.push(clip(line, MAX_CONTINUATION_CHARS));
-        addRecord(standalone, fromWords(line), templateOf(line), '', line, lineNo);
+        const template = templateOf(line);
+        standalone.add(fromWords(line), template, templateHadHex(), '', line, lineNo);
       }
       continue;
     }
-    current = addRecord(groups, parsed.severity, parsed.template, parsed.time, line, lineNo);
+    current = groups.add(parsed.severity, parsed.template, templateHadHex(), parsed.time, line, lineNo);
     currentIsExample = current.records === 1;
   }
-  lead.standalone = [...standalone.values()];
+  lead.standalone = standalone.ordered;
   return {
     lines: lineNo,
     skipped,
     cut,
     lead,
-    groups: [...groups.values()],
+    groups: groups.ordered,
     last: current === undefined ? null : { key: current.key, exampleRecord: currentIsExample },
   };
 }
 
-function addRecord(
-  groups: Map<string, GroupStat>,
-  severity: GroupStat['severity'],
-  template: string,
-  time: string,
-  line: string,
-  lineNo: number,
-): GroupStat {
-  // A bare hex id is all digits now and then (a 7-digit short sha, 4% of the time): the
-  // key treats <HEX> and <NUM> alike so that such a line does not split off a group.
-  const key = severity + (template.includes('<HEX>') ? template.replaceAll('<HEX>', '<NUM>') : template);
-  const found = groups.get(key);
-  if (found !== undefined) {
-    found.records++;
-    found.lines++;
-    found.lastLine = lineNo;
-    found.lastTime = time;
-    return found;
+/**
+ * Groups by severity and template. One map per severity, so that the key is the template
+ * string itself: no per-line concatenation to hash.
+ */
+class GroupTable {
+  readonly ordered: GroupStat[] = [];
+  readonly #bySeverity: Map<string, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+
+  add(severity: Severity, template: string, hasHex: boolean, time: string, line: string, lineNo: number): GroupStat {
+    // A bare hex id is all digits now and then (a 7-digit short sha, 4% of the time): the
+    // key treats <HEX> and <NUM> alike so that such a line does not split off a group.
+    const keyTemplate = hasHex ? template.replaceAll('<HEX>', '<NUM>') : template;
+    const map = this.#bySeverity[severity]!;
+    const found = map.get(keyTemplate);
+    if (found !== undefined) {
+      found.records++;
+      found.lines++;
+      found.lastLine = lineNo;
+      found.lastTime = time;
+      return found;
+    }
+    const g: GroupStat = {
+      key: severity + keyTemplate,
+      template,
+      severity,
+      records: 1,
+      lines: 1,
+      firstLine: lineNo,
+      lastLine: lineNo,
+      firstTime: time,
+      lastTime: time,
+      example: clip(line, MAX_EXAMPLE_CHARS),
+      exampleMore: [],
+    };
+    map.set(keyTemplate, g);
+    this.ordered.push(g);
+    return g;
   }
-  const g: GroupStat = {
-    key,
-    template,
-    severity,
-    records: 1,
-    lines: 1,
-    firstLine: lineNo,
-    lastLine: lineNo,
-    firstTime: time,
-    lastTime: time,
-    example: clip(line, MAX_EXAMPLE_CHARS),
-    exampleMore: [],
-  };
-  groups.set(key, g);
-  return g;
 }

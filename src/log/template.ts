@@ -7,6 +7,15 @@
 
 export const MAX_TEMPLATE_CHARS = 400;
 
+// Set by the last templateOf call: whether it wrote a <HEX>. Read straight after the call
+// (templateHadHex) so that the hot path need not scan the template again.
+let hexWritten = false;
+
+/** Whether the template just made holds a <HEX> placeholder. */
+export function templateHadHex(): boolean {
+  return hexWritten;
+}
+
 const enum Ch {
   Tab = 9,
   Space = 32,
@@ -53,6 +62,7 @@ const isAlnum = (c: number): boolean =>
 
 /** The template of `line` from `start`, at most MAX_TEMPLATE_CHARS long. */
 export function templateOf(line: string, start = 0): string {
+  hexWritten = false;
   const end = Math.min(line.length, start + MAX_TEMPLATE_CHARS * 2);
   let firstDigit = -1;
   for (let i = start; i < end; i++) {
@@ -71,17 +81,18 @@ export function templateOf(line: string, start = 0): string {
     if (c < 128 && DELIMITER[c] === 1) break;
     tokenStart--;
   }
-  let out = line.slice(start, tokenStart);
+  // Copy verbatim runs as whole slices; only variables cost a concatenation.
+  let out = '';
+  let copyFrom = start;
   let i = tokenStart;
   while (i < end) {
     const c = line.charCodeAt(i);
     if (c < 128 && DELIMITER[c] === 1) {
-      out += line[i];
       i++;
       continue;
     }
     let j = i + 1;
-    let hasDigit = isDigit(c);
+    let hasDigit = c <= Ch.Nine && c >= Ch.Zero;
     while (j < end) {
       const d = line.charCodeAt(j);
       if (d < 128 && DELIMITER[d] === 1) break;
@@ -89,11 +100,15 @@ export function templateOf(line: string, start = 0): string {
       j++;
     }
     // A MAC address can be all letters; every other variable holds a digit.
-    out += hasDigit ? maskToken(line, i, j) : j - i === 17 && isMac(line, i) ? '<MAC>' : line.slice(i, j);
-    if (out.length > MAX_TEMPLATE_CHARS) break;
+    const masked = hasDigit ? maskToken(line, i, j) : j - i === 17 && isMac(line, i) ? '<MAC>' : undefined;
+    if (masked !== undefined) {
+      out += line.slice(copyFrom, i) + masked;
+      copyFrom = j;
+      if (out.length > MAX_TEMPLATE_CHARS) return capTemplate(out);
+    }
     i = j;
   }
-  return capTemplate(out);
+  return capTemplate(copyFrom === start ? line.slice(start, end) : out + line.slice(copyFrom, end));
 }
 
 function capTemplate(t: string): string {
@@ -112,9 +127,13 @@ function maskToken(s: string, a: number, b: number): string {
     } else break;
   }
   const len = b - a;
+  if (allDigits(s, a, b)) return s.charCodeAt(a - 1) === Ch.LBracket && s.charCodeAt(b) === Ch.RBracket ? `<PID>${suffix}` : `<NUM>${suffix}`;
   if (s.charCodeAt(a - 1) === Ch.LBracket && s.charCodeAt(b) === Ch.RBracket && isPidTid(s, a, b)) return `<PID>${suffix}`;
   if (len === 36 && isUuid(s, a)) return `<UUID>${suffix}`;
-  if (len > 2 && s.charCodeAt(a) === Ch.Zero && (s.charCodeAt(a + 1) | 32) === Ch.LowerX && allHex(s, a + 2, b)) return `<HEX>${suffix}`;
+  if (len > 2 && s.charCodeAt(a) === Ch.Zero && (s.charCodeAt(a + 1) | 32) === Ch.LowerX && allHex(s, a + 2, b)) {
+    hexWritten = true;
+    return `<HEX>${suffix}`;
+  }
   if (len === 17 && isMac(s, a)) return `<MAC>${suffix}`;
   if (isIpv4(s, a, b)) return `<IP>${suffix}`;
   if (isColonHex(s, a, b)) return `<IP>${suffix}`;
@@ -152,6 +171,14 @@ function isMac(s: string, a: number): boolean {
     if (k % 3 === 2) {
       if (c !== sep) return false;
     } else if (!isHex(c)) return false;
+  }
+  return true;
+}
+
+function allDigits(s: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c < Ch.Zero || c > Ch.Nine) return false;
   }
   return true;
 }
@@ -236,6 +263,7 @@ function maskParts(s: string, a: number, b: number): string {
       }
       out += '<NUM>';
     } else if (otherLetters === 0 && j - i >= 6) {
+      hexWritten = true;
       out += '<HEX>';
     } else {
       for (let k = i; k < j; ) {

@@ -1,0 +1,167 @@
+/**
+ * condense_log throughput, against baselines measured in the same run on the same files:
+ * `wc -l` (the floor: reading and counting lines) and a plain single-threaded
+ * "regex masks + Map" condenser. Prints a table; `--json` prints the figures as JSON.
+ *
+ *   npm run bench            # all cases
+ *   npm run bench -- --quick # 20 MB instead of 100 MB
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logShowDefault, mixedLogLines } from '../fixtures/logs.js';
+import { condenseLog } from '../src/log/condense-log.js';
+import { fileSource } from '../src/source/log-source.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const quick = process.argv.includes('--quick');
+const asJson = process.argv.includes('--json');
+const BIG_MB = quick ? 20 : 100;
+
+const dir = mkdtempSync(join(tmpdir(), 'wisp-bench-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+async function writeMixed(path: string, bytes: number): Promise<void> {
+  const out = createWriteStream(path);
+  let written = 0;
+  let batch = '';
+  for (const line of mixedLogLines(11)) {
+    batch += `${line}\n`;
+    if (batch.length > 1 << 20) {
+      written += batch.length;
+      if (!out.write(batch)) await new Promise<void>((r) => out.once('drain', () => r()));
+      batch = '';
+      if (written >= bytes) break;
+    }
+  }
+  await new Promise<void>((r) => out.end(r));
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timeIt(runs: number, fn: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** The baseline the issue names: nine regex masks per line, then a Map of templates. */
+async function regexMapCondense(path: string): Promise<number> {
+  const masks: [RegExp, string][] = [
+    [/^\S+ /, ''],
+    [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<UUID>'],
+    [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '<IP>'],
+    [/\b0x[0-9a-f]+\b/gi, '<HEX>'],
+    [/\b[0-9a-f]{12,}\b/gi, '<HEX>'],
+    [/\[\d+:\d+\]/g, '[<PID>]'],
+    [/\b\d+(?:\.\d+)?\b/g, '<NUM>'],
+    [/"[^"]*"/g, '"<STR>"'],
+    [/\b(?:error|warn|info|debug)\b/gi, (m: string) => m.toUpperCase()] as unknown as [RegExp, string],
+  ];
+  const groups = new Map<string, number>();
+  let carry = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const lines = (carry + chunk).split('\n');
+    carry = lines.pop()!;
+    for (let line of lines) {
+      for (const [re, rep] of masks) line = line.replace(re, rep);
+      groups.set(line, (groups.get(line) ?? 0) + 1);
+    }
+  }
+  return groups.size;
+}
+
+function wcLines(path: string): number {
+  const t0 = performance.now();
+  execFileSync('wc', ['-l', path]);
+  return performance.now() - t0;
+}
+
+function cliRun(path: string): { ms: number; maxRssMb: number } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/wisp.js'), 'log', path], { encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(r.stderr);
+  return { ms, maxRssMb: 0 };
+}
+
+/** Peak memory of a whole condense run in a fresh process. */
+function peakRssMb(path: string): number {
+  const script = `import('${join(ROOT, 'dist/src/index.js')}').then(async (w) => { await w.condenseLog([w.fileSource(process.argv[1])]); console.log(process.resourceUsage().maxRSS); })`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, path], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return Number(r.stdout.trim()) / 1024;
+}
+
+async function main(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  const mb = (path: string): number => statSync(path).size / (1024 * 1024);
+
+  // 1. The ADR's measurement: 2.8 MB of log show, 14,333 lines.
+  const small = join(dir, 'logshow.log');
+  writeFileSync(small, logShowDefault(14_333));
+  const smallMb = mb(small);
+  for (let i = 0; i < 3; i++) await condenseLog([fileSource(small)]); // warm up
+  const warm = await timeIt(9, () => condenseLog([fileSource(small)]));
+  const smallRegex = await timeIt(5, () => regexMapCondense(small));
+  const smallWc = median([wcLines(small), wcLines(small), wcLines(small)]);
+  const cli = median([1, 2, 3, 4, 5].map(() => cliRun(small).ms));
+  const nodeStart = median([1, 2, 3, 4, 5].map(() => {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return performance.now() - t0;
+  }));
+  rows.push(
+    { case: `log show ${smallMb.toFixed(1)} MB, in process (warm)`, ms: warm, 'MB/s': smallMb / (warm / 1000), target: '< 40 ms' },
+    { case: '  baseline: regex masks + Map, 1 thread', ms: smallRegex, 'MB/s': smallMb / (smallRegex / 1000), ratio: smallRegex / warm },
+    { case: '  baseline: wc -l (process)', ms: smallWc, 'MB/s': smallMb / (smallWc / 1000) },
+    { case: `log show ${smallMb.toFixed(1)} MB, whole CLI process`, ms: cli, 'MB/s': smallMb / (cli / 1000), target: '< 300 ms (ADR: 1,200 ms)' },
+    { case: '  of which: node start-up (node -e 0)', ms: nodeStart },
+  );
+
+  // 2. A large mixed log across the worker pool.
+  const big = join(dir, 'mixed.log');
+  await writeMixed(big, BIG_MB * 1024 * 1024);
+  const bigMb = mb(big);
+  await condenseLog([fileSource(big)]);
+  const pooled = await timeIt(3, () => condenseLog([fileSource(big)]));
+  const oneThread = await timeIt(1, () => condenseLog([fileSource(big)], { workers: 0 }));
+  const bigRegex = await timeIt(1, () => regexMapCondense(big));
+  const bigWc = median([wcLines(big), wcLines(big), wcLines(big)]);
+  rows.push(
+    { case: `mixed ${bigMb.toFixed(0)} MB, worker pool (default threads)`, ms: pooled, 'MB/s': bigMb / (pooled / 1000), target: '>= 100 MB/s, >= 6x regex baseline' },
+    { case: '  wisp in the main thread (--workers 0)', ms: oneThread, 'MB/s': bigMb / (oneThread / 1000), ratio: oneThread / pooled },
+    { case: '  baseline: regex masks + Map, 1 thread', ms: bigRegex, 'MB/s': bigMb / (bigRegex / 1000), ratio: bigRegex / pooled },
+    { case: '  baseline: wc -l (process)', ms: bigWc, 'MB/s': bigMb / (bigWc / 1000), ratio: bigWc / pooled },
+  );
+
+  // 3. Memory stays flat as input grows.
+  const quarter = join(dir, 'quarter.log');
+  await writeMixed(quarter, (BIG_MB / 4) * 1024 * 1024);
+  const rssQuarter = peakRssMb(quarter);
+  const rssBig = peakRssMb(big);
+  rows.push(
+    { case: `peak RSS, ${mb(quarter).toFixed(0)} MB input`, MB: rssQuarter },
+    { case: `peak RSS, ${bigMb.toFixed(0)} MB input`, MB: rssBig, ratio: rssBig / rssQuarter, target: 'about 1x' },
+  );
+
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const fmt = (v: string | number | undefined): string => (typeof v === 'number' ? (v >= 100 ? v.toFixed(0) : v.toFixed(2)) : (v ?? ''));
+  const cols = ['case', 'ms', 'MB/s', 'ratio', 'MB', 'target'];
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => fmt(r[c]).length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(cols));
+  for (const r of rows) console.log(line(cols.map((c) => fmt(r[c]))));
+  console.log('\nratio: baseline time / wisp time (higher means wisp is faster); for RSS, big / quarter.');
+}
+
+await main();
