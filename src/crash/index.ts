@@ -24,6 +24,8 @@ export { renderCrashReport } from './render.js';
 
 const TRANSLATED_MARKER = 'Translated Report (Full Report Below)';
 const FULL_REPORT_MARKER = /\n-{5,}\nFull Report\n-{5,}\n/;
+/** Header keys no log line uses, for a head that ends before `bug_type`. */
+const IPS_HEADER_KEYS = ['slice_uuid', 'share_with_app_devs', 'is_first_party', 'app_name', 'roots_installed', 'incident_id'];
 
 /**
  * Cheap sniff on the first bytes (header line): true for an .ips (JSON header with
@@ -37,7 +39,10 @@ export function looksLikeCrashReport(head: string): boolean {
     const header = readIpsHeader(firstLine);
     if (header) return looksLikeIpsHeader(header);
     // The head may end inside the header line, or the file may be a header-less body.
-    return /"bug_type"\s*:\s*"?\d+/.test(firstLine.length > 1 ? firstLine : text) && !/"level"\s*:/.test(firstLine);
+    if (/"level"\s*:/.test(firstLine)) return false;
+    if (/"bug_type"\s*:\s*"?\d+/.test(firstLine.length > 1 ? firstLine : text)) return true;
+    // Cut before bug_type: keys only an .ips header has are evidence enough.
+    return IPS_HEADER_KEYS.filter((k) => firstLine.includes(`"${k}":`)).length >= 2;
   }
   if (text.startsWith('-') && text.slice(0, 200).includes(TRANSLATED_MARKER)) return true;
   const lines = text.split('\n', 40);

@@ -4,14 +4,12 @@
  * decides which body parser applies.
  */
 
-import { WispError } from '../errors.js';
 import { bugTypeMeaning } from './bug-types.js';
-import { readFrames, readUsedImages } from './frames.js';
+import { readFrames, readUsedImages, type UsedImage } from './frames.js';
 import { arrayOf, intOf, isObject, parseIpsBody, str, type JsonObject } from './json-body.js';
 import { explainTerminationCode, formatTerminationCode } from './termination.js';
 import { TOP_FRAMES, type CrashException, type CrashReport, type CrashTermination, type CrashThread } from './types.js';
 import { assign, capList, clip, joinVersion, MAX_ASI_MESSAGES, MAX_REASONS } from './util.js';
-
 
 export interface IpsHeader {
   bugType: string;
@@ -57,10 +55,8 @@ export function parseIpsJsonCrash(header: IpsHeader, bodyText: string): CrashRep
   const report = reportFromHeader('ips', header);
   if (repaired) report.notes.push('the JSON body held raw control characters inside strings; they were escaped to read it');
   if (!Array.isArray(body.threads) && body.procName === undefined && body.exception === undefined) {
-    throw new WispError(
-      'WISP_NOT_JSON',
-      `.ips crash report (bug_type ${header.bugType}): the JSON body has none of procName, exception, threads.`,
-    );
+    // Valid JSON of some other shape: say so rather than fail, the header is still worth showing.
+    report.notes.push('the JSON body has none of procName, exception, threads: not the usual crash layout');
   }
   readProcess(report, body);
   const exception = readException(body.exception);
@@ -150,7 +146,7 @@ function readAsi(v: unknown): string[] {
  */
 function readFaultingThread(
   body: JsonObject,
-  images: ReturnType<typeof readUsedImages>,
+  images: UsedImage[],
   onMissingImage: (i: number) => void,
   notes: string[],
 ): CrashThread | undefined {
@@ -171,7 +167,8 @@ function readFaultingThread(
     notes.push(`${said}; showing thread ${triggered}, the one marked triggered`);
     index = triggered;
   }
-  const t: JsonObject = isObject(threads[index]) ? (threads[index] as JsonObject) : {};
+  const raw = threads[index];
+  const t: JsonObject = isObject(raw) ? raw : {};
   const frames = arrayOf(t.frames);
   const thread: CrashThread = {
     index,
