@@ -1,5 +1,6 @@
 import test from 'ava';
 import { gzipSync } from 'node:zlib';
+import { ips309Crash, ips309Truncated } from '../fixtures/crash.js';
 import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
 import { runCli, tempDir, writeTemp } from './helpers.js';
 
@@ -98,4 +99,22 @@ test('--max-bytes keeps the tail and the text says how much of the head was skip
   const r = await runCli(['log', file, '--max-bytes', '256K']);
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /note: the first [\d.]+ MB were skipped to keep the last part/);
+});
+
+test('a crash report given to wisp log comes back as its fields, not as grouped lines', async (t) => {
+  const secretPath = '/Users/dev/AKIAIOSFODNN7EXAMPLQ/WispDemo.app/Contents/MacOS/WispDemo';
+  const file = writeTemp(dir, 'WispDemo.ips', ips309Crash({ crashedFrameCount: 30, procPath: secretPath }));
+  const text = await runCli(['log', file]);
+  t.is(text.code, 0, text.stderr);
+  t.regex(text.stdout, /format: crash report \(\.ips\)/);
+  t.regex(text.stdout, /EXC_BAD_ACCESS|EXC_BREAKPOINT|EXC_CRASH|SIG/);
+  t.false(text.stdout.includes('AKIAIOSFODNN7EXAMPLQ'));
+  const json = await runCli(['log', file, '--json']);
+  const r = JSON.parse(json.stdout);
+  t.is(r.kind, 'crash');
+  t.is(r.report.faultingThread.framesTotal, 30);
+  t.is(r.report.faultingThread.frames.length, 12);
+  const truncated = await runCli(['log', writeTemp(dir, 'cut.ips', ips309Truncated())]);
+  t.is(truncated.code, 2);
+  t.regex(truncated.stderr, /WISP_NOT_JSON/);
 });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { condenseLog } from '../src/log/condense-log.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
-import type { LogResult, ShownGroup } from '../src/log/result.js';
+import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
 import { textSource } from '../src/source/log-source.js';
 import {
   githubActionsLog,
@@ -14,8 +14,13 @@ import {
   syslogWithPriority,
 } from '../fixtures/logs.js';
 
-const condense = (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
-  condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options });
+function asLog(r: CondenseResult): LogResult {
+  if (r.kind !== 'log') throw new Error(`expected a log result, got ${r.kind}`);
+  return r;
+}
+
+const condense = async (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
+  asLog(await condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options }));
 
 const find = (r: LogResult, needle: string): ShownGroup | undefined => r.groups.find((g) => g.template.includes(needle));
 
@@ -173,7 +178,7 @@ test('examples and templates are redacted', async (t) => {
 test('several inputs: line numbers run on, records do not continue across inputs', async (t) => {
   const a = '2025-01-01T00:00:01Z ERROR first\n2025-01-01T00:00:02Z INFO tail of a\n';
   const b = '  at frame.without.timestamp (x.js:1)\n2025-01-01T00:00:03Z INFO in b\n';
-  const r = await condenseLog([textSource('a.log', a), textSource('b.log', b)], { workers: 0 });
+  const r = asLog(await condenseLog([textSource('a.log', a), textSource('b.log', b)], { workers: 0 }));
   t.deepEqual(r.read.inputs.map((i) => [i.name, i.firstLine, i.lines]), [['a.log', 1, 2], ['b.log', 3, 2]]);
   t.is(find(r, 'tail of a')?.lines, 1, 'the frame at the top of b.log does not join a.log');
   t.truthy(find(r, 'at frame.without.timestamp'));

@@ -1,3 +1,4 @@
+import { looksLikeCrashReport, parseCrashReport } from '../crash/index.js';
 import { WispError } from '../errors.js';
 import { LogMerger } from '../merge/log-merger.js';
 import { defaultThreadCount, WorkerPool } from '../pool/worker-pool.js';
@@ -10,7 +11,7 @@ import { DETECT_BYTES, detectFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
 import type { LogPartial } from './partial.js';
-import type { InputRead, LogResult } from './result.js';
+import type { CondenseResult, CrashResult, InputRead, LogResult } from './result.js';
 
 const WORKER_FILE = new URL('../../workers/condense-log.js', import.meta.url);
 const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
@@ -32,11 +33,19 @@ export async function condenseLog(
   sources: LogSource[],
   options: CondenseLogOptions = {},
   pool?: WorkerPool,
-): Promise<LogResult> {
+): Promise<CondenseResult> {
   const opts = resolveOptions(options);
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
   const opened: OpenedSource[] = [];
   for (const s of sources) opened.push(await s.open());
+
+  if (sources.length === 1) {
+    const peeked = await peek(opened[0]!.chunks, DETECT_BYTES);
+    opened[0]!.chunks = peeked.all;
+    if (looksLikeCrashReport(decoder.decode(peeked.head.subarray(0, DETECT_BYTES)))) {
+      return condenseCrash(sources[0]!.name, opened[0]!, opts);
+    }
+  }
 
   const inputs: InputRead[] = sources.map((s, i) => ({
     name: s.name,
@@ -73,6 +82,59 @@ export async function condenseLog(
     frameLines: merger.skipped,
   };
   return rankGroups(merger, opts.top, read, formats.join(', '));
+}
+
+/** The first `bytes` of a stream, and the whole stream again, head included. */
+async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{ head: Buffer; all: AsyncIterable<Buffer> }> {
+  const iterator = src[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* taken;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: Buffer.concat(taken), all: all() };
+}
+
+/** Crash reports are small (the largest seen: 6 MB); past this one is not a crash report. */
+const MAX_CRASH_BYTES = 32 * 1024 * 1024;
+
+async function condenseCrash(name: string, source: OpenedSource, opts: ResolvedOptions): Promise<CrashResult> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const b of source.chunks) {
+    if (opts.signal?.aborted) throw cancelled();
+    size += b.length;
+    if (size > MAX_CRASH_BYTES) {
+      throw new WispError('WISP_INPUT_TOO_LARGE', `${name} starts like a crash report but is over ${MAX_CRASH_BYTES / (1024 * 1024)} MB`);
+    }
+    parts.push(b);
+  }
+  const text = decoder.decode(Buffer.concat(parts));
+  const report = parseCrashReport(text);
+  const lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const format = report.kind === 'ips' ? 'crash report (.ips)' : report.kind === 'crash' ? 'crash report (text)' : 'diagnostic report (.ips)';
+  return {
+    kind: 'crash',
+    read: { inputs: [{ name, bytes: size, gzip: source.gzip, format, firstLine: 1, lines }], bytes: size, lines },
+    format,
+    report,
+  };
 }
 
 function chooseThreads(opts: ResolvedOptions, knownTotal: number | undefined, pool: WorkerPool | undefined): number {

@@ -1,3 +1,4 @@
+import type { CrashReport } from '../crash/index.js';
 import type { SeverityName } from './severity.js';
 
 /** One group as shown: everything in it has passed through redaction. */
@@ -61,3 +62,13 @@ export interface LogResult {
     overflowLines: number;
   };
 }
+
+/** A crash report is not a stream of lines: it comes back as its parsed fields. */
+export interface CrashResult {
+  kind: 'crash';
+  read: { inputs: InputRead[]; bytes: number; lines: number };
+  format: string;
+  report: CrashReport;
+}
+
+export type CondenseResult = LogResult | CrashResult;

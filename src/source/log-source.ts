@@ -16,6 +16,7 @@ export interface OpenedSource {
   /** Bytes on disk, where known (a gzip file's compressed size). */
   size: number | undefined;
   gzip: boolean;
+  /** The bytes, decompressed; the reader may replace it (to put back a peeked head). */
   chunks: AsyncIterable<Buffer>;
 }
 

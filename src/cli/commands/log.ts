@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { WispError } from '../../errors.js';
 import { condenseLog } from '../../log/condense-log.js';
 import type { CondenseLogOptions } from '../../log/options.js';
+import { renderCrashReport } from '../../crash/index.js';
 import { renderLogText } from '../../render/log-text.js';
 import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
 import { parseByteCount, parseInteger } from '../args.js';
@@ -47,6 +48,8 @@ export const runLog: CommandRunner = async (args, io) => {
   const sources: LogSource[] = paths.map((p) => (p === '-' ? streamSource('-', io.stdin) : fileSource(p)));
 
   const result = await condenseLog(sources, options);
-  io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, 10_000));
+  if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (result.kind === 'crash') io.stdout.write(`read ${result.read.bytes} bytes from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`);
+  else io.stdout.write(renderLogText(result, 10_000));
   return 0;
 };
