@@ -1,7 +1,7 @@
 /**
  * Piscina worker: condenses one transferred chunk of whole lines. The buffer arrives
- * detached from the main thread (no copy), is decoded once, and only the small partial
- * result goes back.
+ * detached from the main thread (no copy), is read in place as bytes, and only the small
+ * partial result goes back.
  */
 import { condenseChunk } from '../src/log/condense-chunk.js';
 import type { FormatInfo } from '../src/log/format.js';
@@ -12,8 +12,6 @@ export interface CondenseLogTask {
   info: FormatInfo;
 }
 
-const decoder = new TextDecoder('utf-8');
-
 export default function condenseLogTask({ buffer, info }: CondenseLogTask): LogPartial {
-  return condenseChunk(decoder.decode(new Uint8Array(buffer)), info);
+  return condenseChunk(Buffer.from(buffer), info);
 }

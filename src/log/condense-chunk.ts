@@ -1,5 +1,6 @@
+import { MAX_LINE_BYTES } from '../split/line-chunks.js';
 import type { FormatInfo } from './format.js';
-import { LineKind, newParsedLine, parseLine } from './line-parser.js';
+import { LineKind, LineParser } from './line-parser.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
   MAX_CONTINUATION_CHARS,
@@ -7,64 +8,68 @@ import {
   type GroupStat,
   type LogPartial,
 } from './partial.js';
-import { MAX_LINE_BYTES } from '../split/line-chunks.js';
-import { fromWords, type Severity } from './severity.js';
-import { templateHadHex, templateOf } from './template.js';
-import { SEVERITY_COUNT } from './severity.js';
+import { SEVERITY_COUNT, type Severity } from './severity.js';
 
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+const NEWLINE = 10;
+const CR = 13;
+
+/** Decodes at most about `chars` characters of bytes [s, e), marking a cut with `…`. */
+function textOf(buf: Buffer, s: number, e: number, chars: number): string {
+  const end = Math.min(e, s + chars * 4);
+  const text = buf.toString('utf8', s, end);
+  return text.length > chars ? `${text.slice(0, chars)}…` : end < e ? `${text}…` : text;
+}
 
 /**
- * Condenses one chunk of whole lines into a partial result. Pure: the same text and format
- * give the same partial in a worker or in the main thread.
+ * Condenses one chunk of whole lines (UTF-8 bytes) into a partial result. Pure: the same
+ * bytes and format give the same partial in a worker or in the main thread.
  */
-export function condenseChunk(text: string, info: FormatInfo): LogPartial {
+export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
+  const parser = new LineParser(info);
   const groups = new GroupTable();
-  const parsed = newParsedLine();
-  const lead: LogPartial['lead'] = { lines: 0, lastLine: 0, texts: [], standalone: [] };
   const standalone = new GroupTable();
+  const lead: LogPartial['lead'] = { lines: 0, lastLine: 0, texts: [], standalone: [] };
   let current: GroupStat | undefined;
   let currentIsExample = false;
   let lineNo = 0;
   let skipped = 0;
   let cut = 0;
 
+  const length = buf.length;
   let start = 0;
-  const length = text.length;
-  // A chunk ends with a newline unless it is the input's last line.
+  // A chunk ends with a newline unless it holds the input's last line.
   while (start < length) {
-    let nl = text.indexOf('\n', start);
+    let nl = buf.indexOf(NEWLINE, start);
     if (nl < 0) nl = length;
     let end = nl;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    const line = text.slice(start, end);
+    if (end > start && buf[end - 1] === CR) end--;
+    const s = start;
     start = nl + 1;
     lineNo++;
-    // A UTF-16 unit is at most 3 UTF-8 bytes: only long lines need the exact count.
-    if (line.length * 3 >= MAX_LINE_BYTES && Buffer.byteLength(line) >= MAX_LINE_BYTES) cut++;
+    if (end - s >= MAX_LINE_BYTES) cut++;
 
-    parseLine(line, info, parsed);
-    if (parsed.kind === LineKind.Skip) {
+    parser.parse(buf, s, end);
+    if (parser.kind === LineKind.Skip) {
       skipped++;
       continue;
     }
-    if (parsed.kind === LineKind.Continuation) {
+    if (parser.kind === LineKind.Continuation) {
       if (current !== undefined) {
         current.lines++;
         current.lastLine = lineNo;
         if (currentIsExample && current.exampleMore.length < EXAMPLE_CONTINUATION_LINES) {
-          current.exampleMore.push(clip(line, MAX_CONTINUATION_CHARS));
+          current.exampleMore.push(textOf(buf, s, end, MAX_CONTINUATION_CHARS));
         }
       } else {
         lead.lines++;
         lead.lastLine = lineNo;
-        if (lead.texts.length < EXAMPLE_CONTINUATION_LINES) lead.texts.push(clip(line, MAX_CONTINUATION_CHARS));
-        const template = templateOf(line);
-        standalone.add(fromWords(line), template, templateHadHex(), '', line, lineNo);
+        if (lead.texts.length < EXAMPLE_CONTINUATION_LINES) lead.texts.push(textOf(buf, s, end, MAX_CONTINUATION_CHARS));
+        parser.parseAlone(buf, s, end);
+        standalone.add(parser, buf, s, end, lineNo);
       }
       continue;
     }
-    current = groups.add(parsed.severity, parsed.template, templateHadHex(), parsed.time, line, lineNo);
+    current = groups.add(parser, buf, s, end, lineNo);
     currentIsExample = current.records === 1;
   }
   lead.standalone = standalone.ordered;
@@ -79,40 +84,39 @@ export function condenseChunk(text: string, info: FormatInfo): LogPartial {
 }
 
 /**
- * Groups by severity and template. One map per severity, so that the key is the template
- * string itself: no per-line concatenation to hash.
+ * Groups by severity and template key. One map per severity, keyed by the template's
+ * 53-bit hash, so a line that joins a known group allocates nothing for its template.
  */
 class GroupTable {
   readonly ordered: GroupStat[] = [];
-  readonly #bySeverity: Map<string, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+  readonly #bySeverity: Map<number, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
 
-  add(severity: Severity, template: string, hasHex: boolean, time: string, line: string, lineNo: number): GroupStat {
-    // A bare hex id is all digits now and then (a 7-digit short sha, 4% of the time): the
-    // key treats <HEX> and <NUM> alike so that such a line does not split off a group.
-    const keyTemplate = hasHex ? template.replaceAll('<HEX>', '<NUM>') : template;
+  add(parser: LineParser, buf: Buffer, s: number, e: number, lineNo: number): GroupStat {
+    const severity: Severity = parser.severity;
+    const key = parser.scanner.key();
     const map = this.#bySeverity[severity]!;
-    const found = map.get(keyTemplate);
+    const found = map.get(key);
     if (found !== undefined) {
       found.records++;
       found.lines++;
       found.lastLine = lineNo;
-      found.lastTime = time;
+      found.lastTime = parser.time;
       return found;
     }
     const g: GroupStat = {
-      key: severity + keyTemplate,
-      template,
+      key: `${severity}:${key}`,
+      template: parser.scanner.text(),
       severity,
       records: 1,
       lines: 1,
       firstLine: lineNo,
       lastLine: lineNo,
-      firstTime: time,
-      lastTime: time,
-      example: clip(line, MAX_EXAMPLE_CHARS),
+      firstTime: parser.time,
+      lastTime: parser.time,
+      example: textOf(buf, s, e, MAX_EXAMPLE_CHARS),
       exampleMore: [],
     };
-    map.set(keyTemplate, g);
+    map.set(key, g);
     this.ordered.push(g);
     return g;
   }

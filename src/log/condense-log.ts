@@ -59,7 +59,7 @@ export async function condenseLog(
     ? opened.reduce((n, o) => n + (o.size ?? 0), 0)
     : undefined;
   const threads = chooseThreads(opts, knownTotal, pool);
-  const ownPool = threads > 0 && pool === undefined ? new WorkerPool(threads) : undefined;
+  const ownPool = threads > 0 && pool === undefined ? await WorkerPool.start(threads) : undefined;
   const activePool = threads > 0 ? (pool ?? ownPool) : undefined;
 
   const merger = new LogMerger();
@@ -288,7 +288,7 @@ async function condenseInOrder(
 
 function condenseOne(item: ChunkItem, pool: WorkerPool | undefined, signal: AbortSignal | undefined): Promise<LogPartial> {
   if (pool === undefined) {
-    return Promise.resolve(condenseChunk(decoder.decode(item.chunk), item.info));
+    return Promise.resolve(condenseChunk(item.chunk, item.info));
   }
   const buffer = ownArrayBuffer(item.chunk);
   const task: CondenseLogTask = { buffer, info: item.info };

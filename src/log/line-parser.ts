@@ -1,27 +1,26 @@
 import type { FormatInfo } from './format.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, Severity } from './severity.js';
-import { templateOf } from './template.js';
+import { TemplateScanner } from './template.js';
 import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
 
 /** A line either starts a record, continues the one before it, or is no log line at all. */
 export const LineKind = { Head: 0, Continuation: 1, Skip: 2 } as const;
 export type LineKind = (typeof LineKind)[keyof typeof LineKind];
 
-/** Filled in place by parseLine, so the hot loop allocates nothing per line but strings. */
-export interface ParsedLine {
-  kind: LineKind;
-  time: string;
-  severity: Severity;
-  template: string;
-}
+/**
+ * Header fields sit in a line's first bytes: they are read from this much of it, decoded
+ * as latin1 (one char a byte, so offsets match the bytes; the fields are ASCII).
+ */
+const PREFIX_BYTES = 192;
 
-export function newParsedLine(): ParsedLine {
-  return { kind: LineKind.Head, time: '', severity: Severity.Info, template: '' };
-}
+/** Buffer#latin1Slice skips toString's argument checks; the line loop calls it per line. */
+const latin1 = (buf: Buffer, s: number, e: number): string =>
+  (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, e);
+/** How much of a message the word rules read when a line declares no level. */
+const WORDS_BYTES = 500;
 
-const LOGSHOW_ROW =
-  /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d{4})\s+(0x[0-9a-f]+)\s+([A-Za-z]+)\s+(0x[0-9a-f]+)\s+(\d+)\s+/;
-const LOGSHOW_TTL = /^\d+\s+/;
+const LOGSHOW_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d{4})\s+(0x[0-9a-f]+)\s+([A-Za-z]+)\s+(0x[0-9a-f]+)\s+(\d+)\s+/;
+const LOGSHOW_TTL = /\d+\s+/y;
 const COMPACT_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ([A-Z][a-z ]|[A-Z][a-z]) /;
 
 const LOGSHOW_TYPES: Record<string, Severity> = {
@@ -59,71 +58,163 @@ export function isLogShowFrame(line: string): boolean {
 // Stack frames and chained causes: continuation lines even in a log without timestamps.
 const STACK_CONTINUATION = /^(?:\s+at |\t|\s+\.\.\. \d+ (?:more|common frames omitted)|Caused by: |\s+File ".*", line \d+)/;
 
-const ts: TimestampMatch = { start: 0, end: 0 };
-
-export function parseLine(line: string, info: FormatInfo, out: ParsedLine): void {
-  switch (info.format) {
-    case 'logshow':
-      return parseLogShow(line, info, out);
-    case 'logshow-compact':
-      return parseCompact(line, out);
-    case 'json':
-      if (line.charCodeAt(0) === 123 /* { */ && parseJsonLine(line, out)) return;
-      return parseGeneric(line, info, out);
-    default:
-      return parseGeneric(line, info, out);
-  }
-}
-
-function parseLogShow(line: string, info: FormatInfo, out: ParsedLine): void {
-  const m = LOGSHOW_ROW.exec(line);
-  if (m === null) return continuationOrFrame(line, out);
-  let msgStart = m[0].length;
-  if (info.hasTtl) {
-    const ttl = LOGSHOW_TTL.exec(line.slice(msgStart, msgStart + 12));
-    if (ttl !== null) msgStart += ttl[0].length;
-  }
-  const type = m[3]!;
-  out.kind = LineKind.Head;
-  out.time = m[1]!;
-  out.severity = LOGSHOW_TYPES[type] ?? Severity.Info;
-  out.template = templateOf(line, msgStart);
-}
-
-function parseCompact(line: string, out: ParsedLine): void {
-  const m = COMPACT_ROW.exec(line);
-  if (m === null) return continuationOrFrame(line, out);
-  out.kind = LineKind.Head;
-  out.time = m[1]!;
-  out.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
-  out.template = templateOf(line, m[0].length);
-}
-
-function continuationOrFrame(line: string, out: ParsedLine): void {
-  out.kind = isLogShowFrame(line) ? LineKind.Skip : LineKind.Continuation;
-}
-
-/** pino, bunyan, zap, logrus, ECS, journal `-o json`: one object a line. */
-function parseJsonLine(line: string, out: ParsedLine): boolean {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(line);
-  } catch {
-    return false;
-  }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return false;
-  const o = obj as Record<string, unknown>;
-  const message = firstString(o, MESSAGE_KEYS);
-  out.kind = LineKind.Head;
-  out.time = timeOf(o);
-  out.severity = jsonSeverity(o) ?? fromWords(message ?? line);
-  // The message is the event; without one the line's own text is all there is.
-  out.template = message === undefined ? templateOf(line) : templateOf(message);
-  return true;
-}
+const GLOG_LEVELS: Record<number, Severity> = { 73: Severity.Info, 87: Severity.Warning, 69: Severity.Error, 70: Severity.Critical };
 
 const MESSAGE_KEYS = ['msg', 'message', 'MESSAGE', 'event', 'log', 'text'];
 const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'ts', 't', 'date', '__REALTIME_TIMESTAMP'];
+
+/**
+ * Reads one line at a time, in place in the chunk's bytes. After `parse`, a head line's
+ * template is in `scanner` (its key always, its text on request).
+ */
+export class LineParser {
+  kind: LineKind = LineKind.Head;
+  time = '';
+  severity: Severity = Severity.Info;
+  readonly scanner = new TemplateScanner();
+  readonly #info: FormatInfo;
+  readonly #ts: TimestampMatch = { start: 0, end: 0 };
+
+  constructor(info: FormatInfo) {
+    this.#info = info;
+  }
+
+  /** Parses bytes [s, e) of buf: one line, without its newline. */
+  parse(buf: Buffer, s: number, e: number): void {
+    const prefix = latin1(buf, s, Math.min(e, s + PREFIX_BYTES));
+    switch (this.#info.format) {
+      case 'logshow':
+        return this.#logShow(buf, s, e, prefix);
+      case 'logshow-compact':
+        return this.#compact(buf, s, e, prefix);
+      case 'json':
+        if (buf[s] === 123 /* { */ && this.#json(buf, s, e)) return;
+        return this.#generic(buf, s, e, prefix);
+      default:
+        return this.#generic(buf, s, e, prefix);
+    }
+  }
+
+  /** Stand-alone reading of a line that has nothing before it to continue. */
+  parseAlone(buf: Buffer, s: number, e: number): void {
+    this.kind = LineKind.Head;
+    this.time = '';
+    this.severity = fromWords(latin1(buf, s, Math.min(e, s + WORDS_BYTES)));
+    this.scanner.begin(buf).add(s, e);
+  }
+
+  #logShow(buf: Buffer, s: number, e: number, prefix: string): void {
+    const m = LOGSHOW_ROW.exec(prefix);
+    if (m === null) return this.#notARow(prefix);
+    let msg = m[0].length;
+    if (this.#info.hasTtl) {
+      LOGSHOW_TTL.lastIndex = msg;
+      if (LOGSHOW_TTL.test(prefix)) msg = LOGSHOW_TTL.lastIndex;
+    }
+    this.kind = LineKind.Head;
+    this.time = m[1]!;
+    this.severity = LOGSHOW_TYPES[m[3]!] ?? Severity.Info;
+    this.scanner.begin(buf).add(s + msg, e);
+  }
+
+  #compact(buf: Buffer, s: number, e: number, prefix: string): void {
+    const m = COMPACT_ROW.exec(prefix);
+    if (m === null) return this.#notARow(prefix);
+    this.kind = LineKind.Head;
+    this.time = m[1]!;
+    this.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
+    this.scanner.begin(buf).add(s + m[0].length, e);
+  }
+
+  #notARow(prefix: string): void {
+    this.kind = isLogShowFrame(prefix) ? LineKind.Skip : LineKind.Continuation;
+  }
+
+  /** pino, bunyan, zap, logrus, ECS, journal `-o json`: one object a line. */
+  #json(buf: Buffer, s: number, e: number): boolean {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(buf.toString('utf8', s, e));
+    } catch {
+      return false;
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return false;
+    const o = obj as Record<string, unknown>;
+    const message = firstString(o, MESSAGE_KEYS);
+    this.kind = LineKind.Head;
+    this.time = timeOf(o);
+    this.severity = jsonSeverity(o) ?? fromWords(message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES)));
+    // The message is the event; without one, the line's own text is all there is.
+    if (message === undefined) {
+      this.scanner.begin(buf).add(s, e);
+    } else {
+      const bytes = Buffer.from(message, 'utf8');
+      this.scanner.begin(bytes).add(0, bytes.length);
+    }
+    return true;
+  }
+
+  #generic(buf: Buffer, s: number, e: number, prefix: string): void {
+    const info = this.#info;
+    // p walks the prefix; p is also the byte offset from s.
+    let p = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
+    const contentStart = p;
+    for (let f = 0; f < info.leadingTabFields; f++) {
+      const tab = prefix.indexOf('\t', p);
+      if (tab < 0) break;
+      p = tab + 1;
+    }
+    let declared: Severity | undefined;
+    // Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time.
+    const first = prefix.charCodeAt(p);
+    if (first === 60 /* < */) {
+      const close = prefix.indexOf('>', p);
+      const pri = close > p && close < p + 5 ? Number(prefix.slice(p + 1, close)) : NaN;
+      if (Number.isInteger(pri) && pri >= 0 && pri < 192) {
+        declared = fromSyslogPriority(pri & 7);
+        p = close + 1;
+        if (prefix.startsWith('1 ', p)) p += 2;
+      }
+    } else if (GLOG_LEVELS[first] !== undefined && isGlogDate(prefix, p + 1)) {
+      declared = GLOG_LEVELS[first];
+      p += 1;
+    }
+    const ts = this.#ts;
+    if (matchTimestampAt(prefix, p, ts)) {
+      let msg = ts.end;
+      while (msg < prefix.length) {
+        const c = prefix.charCodeAt(msg);
+        if (c === 32 || c === 9 || c === 93 /* ] */) msg++;
+        else break;
+      }
+      this.kind = LineKind.Head;
+      this.time = prefix.slice(ts.start, ts.end);
+      this.severity = declared ?? declaredLevel(prefix, msg) ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
+      // What came before the time (a job and step, a container name) is part of the event.
+      this.scanner.begin(buf);
+      if (p > contentStart) this.scanner.add(s + contentStart, s + ts.start);
+      this.scanner.add(s + msg, e);
+      return;
+    }
+    if (info.timestamped || STACK_CONTINUATION.test(prefix)) {
+      this.kind = LineKind.Continuation;
+      return;
+    }
+    this.kind = LineKind.Head;
+    this.time = '';
+    this.severity = declared ?? declaredLevel(prefix, p) ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
+    this.scanner.begin(buf).add(s + contentStart, e);
+  }
+}
+
+/** glog: `I0102 15:04:05.000000`, the level letter then MMDD. */
+function isGlogDate(prefix: string, at: number): boolean {
+  for (let k = 0; k < 4; k++) {
+    const c = prefix.charCodeAt(at + k);
+    if (c < 48 || c > 57) return false;
+  }
+  return prefix.charCodeAt(at + 4) === 32;
+}
 
 function firstString(o: Record<string, unknown>, keys: string[]): string | undefined {
   for (const k of keys) {
@@ -142,7 +233,10 @@ function timeOf(o: Record<string, unknown>): string {
 }
 
 function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
-  const level = o.level ?? o.lvl ?? o.severity ?? o.levelname ?? o['log.level'] ?? (o.log as Record<string, unknown> | undefined)?.level;
+  const nested = o.log;
+  const level =
+    o.level ?? o.lvl ?? o.severity ?? o.levelname ?? o['log.level'] ??
+    (nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>).level : undefined);
   if (typeof level === 'number') return fromPinoLevel(level);
   if (typeof level === 'string') {
     const n = Number(level);
@@ -154,55 +248,6 @@ function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
     if (Number.isInteger(p) && p >= 0 && p <= 7) return fromSyslogPriority(p);
   }
   return undefined;
-}
-
-const GLOG = /^[IWEF]\d{4} /;
-const GLOG_LEVELS: Record<string, Severity> = { I: Severity.Info, W: Severity.Warning, E: Severity.Error, F: Severity.Critical };
-
-function parseGeneric(line: string, info: FormatInfo, out: ParsedLine): void {
-  let pos = 0;
-  if (line.charCodeAt(0) === 0xfeff) pos = 1;
-  for (let f = 0; f < info.leadingTabFields; f++) {
-    const tab = line.indexOf('\t', pos);
-    if (tab < 0) break;
-    pos = tab + 1;
-  }
-  let declared: Severity | undefined;
-  // Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time.
-  if (line.charCodeAt(pos) === 60 /* < */) {
-    const close = line.indexOf('>', pos);
-    const pri = close > pos && close < pos + 5 ? Number(line.slice(pos + 1, close)) : NaN;
-    if (Number.isInteger(pri) && pri >= 0 && pri < 192) {
-      declared = fromSyslogPriority(pri & 7);
-      pos = close + 1;
-      if (line.startsWith('1 ', pos)) pos += 2;
-    }
-  } else if (GLOG.test(pos === 0 ? line : line.slice(pos, pos + 6))) {
-    declared = GLOG_LEVELS[line[pos]!];
-    pos += 1;
-  }
-  const prefix = pos > 0 ? line.slice(line.charCodeAt(0) === 0xfeff ? 1 : 0, pos) : '';
-  if (matchTimestampAt(line, pos, ts)) {
-    let msgStart = ts.end;
-    while (msgStart < line.length) {
-      const c = line.charCodeAt(msgStart);
-      if (c === 32 || c === 9 || c === 93 /* ] */) msgStart++;
-      else break;
-    }
-    out.kind = LineKind.Head;
-    out.time = line.slice(ts.start, ts.end);
-    out.severity = declared ?? declaredLevel(line, msgStart) ?? fromWords(line.slice(msgStart, msgStart + 500));
-    out.template = prefix + templateOf(line, msgStart);
-    return;
-  }
-  if (info.timestamped || STACK_CONTINUATION.test(line)) {
-    out.kind = LineKind.Continuation;
-    return;
-  }
-  out.kind = LineKind.Head;
-  out.time = '';
-  out.severity = declared ?? declaredLevel(line, pos) ?? fromWords(line.slice(pos, pos + 500));
-  out.template = templateOf(line, pos);
 }
 
 /**
@@ -225,7 +270,7 @@ function declaredLevel(line: string, start: number): Severity | undefined {
     let j = i;
     while (j < limit && line.charCodeAt(j) !== 32) j++;
     if (j === i) break;
-    const level = levelToken(line.slice(i, j));
+    const level = levelToken(line, i, j);
     if (level !== undefined) return level;
     i = j;
   }
@@ -241,25 +286,37 @@ const SINGLE_LETTER_LEVELS: Record<string, Severity> = {
   F: Severity.Critical,
 };
 
-function levelToken(raw: string): Severity | undefined {
-  let t = raw;
+const LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'loglevel']);
+
+/** Is line[a, b) a level word? Allocates only for tokens that could be one. */
+function levelToken(line: string, a: number, b: number): Severity | undefined {
   let marked = false;
-  const eq = t.indexOf('=');
-  if (eq > 0) {
-    const key = t.slice(0, eq).toLowerCase();
-    if (key !== 'level' && key !== 'lvl' && key !== 'severity' && key !== 'loglevel') return undefined;
-    t = t.slice(eq + 1).replace(/^"|"$/g, '');
+  const eq = line.indexOf('=', a);
+  if (eq > a && eq < b) {
+    if (!LEVEL_KEYS.has(line.slice(a, eq).toLowerCase())) return undefined;
+    a = eq + 1;
+    if (line.charCodeAt(a) === 34) a++;
     marked = true;
   }
-  const first = t.charCodeAt(0);
+  const first = line.charCodeAt(a);
   if (first === 91 || first === 60 || first === 40) {
-    t = t.slice(1);
+    a++;
     marked = true;
   }
-  t = t.replace(/[\]>):,]+$/, '');
-  if (t.length === 0 || t.length > 13) return undefined;
-  if (t.length === 1) return SINGLE_LETTER_LEVELS[t];
-  if (!marked && t !== t.toUpperCase()) return undefined;
-  if (t.toLowerCase() === 'default') return undefined;
-  return fromLevelWord(t);
+  // Closing brackets, quotes and a colon after the word.
+  while (b > a) {
+    const c = line.charCodeAt(b - 1);
+    if (c === 93 || c === 62 || c === 41 || c === 58 || c === 44 || c === 34) b--;
+    else break;
+  }
+  const len = b - a;
+  if (len === 0 || len > 13) return undefined;
+  const c0 = line.charCodeAt(a);
+  // Level words start with a letter; most tokens (numbers, paths, names) fail here.
+  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
+  const word = line.slice(a, b);
+  if (len === 1) return SINGLE_LETTER_LEVELS[word];
+  if (!marked && word !== word.toUpperCase()) return undefined;
+  if (len === 7 && word.toLowerCase() === 'default') return undefined;
+  return fromLevelWord(word);
 }

@@ -7,7 +7,7 @@ export const MAX_CONTINUATION_CHARS = 300;
 
 /** One template's statistics over a span of input. Line numbers are 1-based. */
 export interface GroupStat {
-  /** Severity and template together: the same text at two levels is two groups. */
+  /** Severity and template hash (`3:123456789`): the same text at two levels is two groups. */
   key: string;
   template: string;
   severity: Severity;

@@ -1,173 +1,281 @@
 /**
  * A line's template: its message with variables replaced by typed placeholders, so that
- * lines of the same event share one key. This is the hot path of condense_log: one pass
- * over the characters, no regex per token, and an early exit for digit-free text (most
- * words are not variables, and a variable almost always holds a digit).
+ * lines of the same event share one key.
+ *
+ * This is condense_log's hot path, so it works on the UTF-8 bytes of a chunk, not on
+ * strings: one pass over the bytes computes a 53-bit hash of the template (the group key)
+ * and records where the verbatim runs and placeholders are. The template's text is built
+ * only when a group is new, which is rare after the first lines.
  */
 
 export const MAX_TEMPLATE_CHARS = 400;
+/** Bytes of a message that shape its template; past them the template ends with `…`. */
+const MAX_TEMPLATE_BYTES = MAX_TEMPLATE_CHARS * 2;
 
-// Set by the last templateOf call: whether it wrote a <HEX>. Read straight after the call
-// (templateHadHex) so that the hot path need not scan the template again.
-let hexWritten = false;
+const Kind = { Verbatim: 0, Num: 1, Hex: 2, Uuid: 3, Ip: 4, Mac: 5, Pid: 6 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
+const PLACEHOLDER = ['', '<NUM>', '<HEX>', '<UUID>', '<IP>', '<MAC>', '<PID>'];
 
-/** Whether the template just made holds a <HEX> placeholder. */
-export function templateHadHex(): boolean {
-  return hexWritten;
-}
+const TAB = 9, SPACE = 32, QUOTE = 34, APOS = 39, LPAREN = 40, RPAREN = 41, COMMA = 44, MINUS = 45, DOT = 46;
+const ZERO = 48, NINE = 57, COLON = 58, SEMI = 59, LT = 60, EQ = 61, GT = 62, LBRACKET = 91, RBRACKET = 93;
+const LBRACE = 123, PIPE = 124, RBRACE = 125, LOWER_X = 120;
 
-const enum Ch {
-  Tab = 9,
-  Space = 32,
-  Quote = 34,
-  Apos = 39,
-  LParen = 40,
-  RParen = 41,
-  Comma = 44,
-  Minus = 45,
-  Dot = 46,
-  Zero = 48,
-  Nine = 57,
-  Colon = 58,
-  Semi = 59,
-  Lt = 60,
-  Eq = 61,
-  Gt = 62,
-  UpperA = 65,
-  UpperF = 70,
-  UpperZ = 90,
-  LBracket = 91,
-  RBracket = 93,
-  LowerA = 97,
-  LowerF = 102,
-  LowerX = 120,
-  LowerZ = 122,
-  LBrace = 123,
-  Pipe = 124,
-  RBrace = 125,
-}
-
-// Characters that end a token. `:`, `.`, `/`, `-`, `_` and `@` stay inside tokens so that
+// Bytes that end a token. `:`, `.`, `/`, `-`, `_` and `@` stay inside tokens so that
 // addresses, paths and ids are classified whole.
-const DELIMITER = new Uint8Array(128);
-for (const c of [Ch.Tab, Ch.Space, Ch.Quote, Ch.Apos, Ch.LParen, Ch.RParen, Ch.Comma, Ch.Semi, Ch.Lt, Ch.Eq, Ch.Gt, Ch.LBracket, Ch.RBracket, Ch.LBrace, Ch.Pipe, Ch.RBrace]) {
+const DELIMITER = new Uint8Array(256);
+for (const c of [TAB, SPACE, QUOTE, APOS, LPAREN, RPAREN, COMMA, SEMI, LT, EQ, GT, LBRACKET, RBRACKET, LBRACE, PIPE, RBRACE]) {
   DELIMITER[c] = 1;
 }
+// Byte classes: 1 digit, 2 hex letter, 3 other ASCII letter.
+const CLASS = new Uint8Array(256);
+for (let c = 48; c <= 57; c++) CLASS[c] = 1;
+for (let c = 97; c <= 122; c++) CLASS[c] = c <= 102 ? 2 : 3;
+for (let c = 65; c <= 90; c++) CLASS[c] = c <= 70 ? 2 : 3;
 
-const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
-const isHexLetter = (c: number): boolean => (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
-const isHex = (c: number): boolean => isDigit(c) || isHexLetter(c);
-const isAlnum = (c: number): boolean =>
-  isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ);
+const isDigit = (c: number | undefined): boolean => c !== undefined && CLASS[c] === 1;
+const isHex = (c: number | undefined): boolean => c !== undefined && (CLASS[c] === 1 || CLASS[c] === 2);
 
-/** The template of `line` from `start`, at most MAX_TEMPLATE_CHARS long. */
-export function templateOf(line: string, start = 0): string {
-  hexWritten = false;
-  const end = Math.min(line.length, start + MAX_TEMPLATE_CHARS * 2);
-  let firstDigit = -1;
-  for (let i = start; i < end; i++) {
-    const c = line.charCodeAt(i);
-    if (c <= Ch.Nine && c >= Ch.Zero) {
-      firstDigit = i;
-      break;
+const H1_SEED = 0x811c9dc5;
+const H2_SEED = 0x3c6ef372;
+
+/**
+ * Scans message bytes into a template. Reused across lines: `begin`, one or more `add`
+ * ranges, then `key()` (always) and `text()` (only for a new group).
+ */
+export class TemplateScanner {
+  #buf: Buffer = Buffer.alloc(0);
+  #h1 = H1_SEED;
+  #h2 = H2_SEED;
+  #budget = MAX_TEMPLATE_BYTES;
+  #cut = false;
+  #segFrom = new Int32Array(2 * MAX_TEMPLATE_BYTES + 8);
+  #segTo = new Int32Array(2 * MAX_TEMPLATE_BYTES + 8);
+  #segKind = new Uint8Array(2 * MAX_TEMPLATE_BYTES + 8);
+  #segs = 0;
+
+  begin(buf: Buffer): this {
+    this.#buf = buf;
+    this.#h1 = H1_SEED;
+    this.#h2 = H2_SEED;
+    this.#budget = MAX_TEMPLATE_BYTES;
+    this.#cut = false;
+    this.#segs = 0;
+    return this;
+  }
+
+  /** Adds the template of bytes [start, end) of the buffer given to begin. */
+  add(start: number, end: number): this {
+    if (end - start > this.#budget) {
+      end = start + this.#budget;
+      this.#cut = true;
+    }
+    this.#budget -= end - start;
+    const b = this.#buf;
+    let h1 = this.#h1;
+    let h2 = this.#h2;
+    let verbatimFrom = start;
+    let i = start;
+    while (i < end) {
+      const c = b[i]!;
+      if (DELIMITER[c] === 1) {
+        h1 = Math.imul(h1 ^ c, 0x01000193);
+        h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
+        i++;
+        continue;
+      }
+      // A token: hash it as verbatim while looking for a digit; undo if it is a variable.
+      const h1Before = h1;
+      const h2Before = h2;
+      let j = i;
+      let digits = 0;
+      while (j < end) {
+        const d = b[j]!;
+        if (DELIMITER[d] === 1) break;
+        if (CLASS[d] === 1) digits++;
+        h1 = Math.imul(h1 ^ d, 0x01000193);
+        h2 = Math.imul(h2 + d, 0x5bd1e995) ^ (h2 >>> 13);
+        j++;
+      }
+      // A MAC address can be all letters; every other variable holds a digit.
+      if (digits > 0 || (j - i === 17 && isMac(b, i))) {
+        this.#h1 = h1Before;
+        this.#h2 = h2Before;
+        this.#pushVerbatim(verbatimFrom, i);
+        this.#maskToken(i, j);
+        h1 = this.#h1;
+        h2 = this.#h2;
+        verbatimFrom = j;
+      }
+      i = j;
+    }
+    this.#pushVerbatim(verbatimFrom, end);
+    this.#h1 = h1;
+    this.#h2 = h2;
+    return this;
+  }
+
+  /**
+   * The group key: 53 bits of two independent 32-bit hashes. <HEX> hashes as <NUM>,
+   * because a bare hex id is all digits now and then (a 7-digit short sha, 4% of the
+   * time) and such a line should not split off a group of its own.
+   */
+  key(): number {
+    const h1 = this.#cut ? Math.imul(this.#h1 ^ 0xff, 0x01000193) : this.#h1;
+    return (h1 >>> 0) * 2097152 + (this.#h2 >>> 11);
+  }
+
+  text(): string {
+    let out = '';
+    for (let k = 0; k < this.#segs; k++) {
+      const kind = this.#segKind[k]!;
+      out += kind === Kind.Verbatim ? this.#buf.toString('utf8', this.#segFrom[k], this.#segTo[k]) : PLACEHOLDER[kind];
+    }
+    if (out.length > MAX_TEMPLATE_CHARS) return `${out.slice(0, MAX_TEMPLATE_CHARS)}…`;
+    return this.#cut ? `${out}…` : out;
+  }
+
+  /** Records bytes already hashed by the main loop. */
+  #pushVerbatim(from: number, to: number): void {
+    if (to <= from) return;
+    const n = this.#segs;
+    if (n > 0 && this.#segKind[n - 1] === Kind.Verbatim && this.#segTo[n - 1] === from) {
+      this.#segTo[n - 1] = to;
+      return;
+    }
+    this.#segFrom[n] = from;
+    this.#segTo[n] = to;
+    this.#segKind[n] = Kind.Verbatim;
+    this.#segs = n + 1;
+  }
+
+  /** Hashes and records verbatim bytes inside a variable token. */
+  #emitVerbatim(from: number, to: number): void {
+    const b = this.#buf;
+    let h1 = this.#h1;
+    let h2 = this.#h2;
+    for (let i = from; i < to; i++) {
+      const c = b[i]!;
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
+    }
+    this.#h1 = h1;
+    this.#h2 = h2;
+    this.#pushVerbatim(from, to);
+  }
+
+  #emitPlaceholder(kind: Kind): void {
+    const hashed = kind === Kind.Hex ? Kind.Num : kind;
+    // A zero byte first: placeholders cannot hash like text.
+    this.#h1 = Math.imul(Math.imul(this.#h1, 0x01000193) ^ hashed, 0x01000193);
+    this.#h2 = Math.imul(Math.imul(this.#h2, 0x5bd1e995) + hashed, 0x5bd1e995) ^ (this.#h2 >>> 13);
+    const n = this.#segs;
+    this.#segKind[n] = kind;
+    this.#segs = n + 1;
+  }
+
+  /** A token that holds a digit (or is a MAC), classified whole first, then part by part. */
+  #maskToken(a: number, end: number): void {
+    const s = this.#buf;
+    // Trailing sentence punctuation is not part of the value ("port 8080." "from 10.0.0.1:").
+    let b = end;
+    while (b - a > 1 && (s[b - 1] === DOT || s[b - 1] === COLON)) b--;
+    const len = b - a;
+    const bracketed = a > 0 && s[a - 1] === LBRACKET && s[b] === RBRACKET;
+    let kind: Kind | undefined;
+    if (allDigits(s, a, b)) kind = bracketed ? Kind.Pid : Kind.Num;
+    else if (bracketed && isPidTid(s, a, b)) kind = Kind.Pid;
+    else if (len === 36 && isUuid(s, a)) kind = Kind.Uuid;
+    else if (len > 2 && s[a] === ZERO && (s[a + 1]! | 32) === LOWER_X && allHex(s, a + 2, b)) kind = Kind.Hex;
+    else if (len === 17 && isMac(s, a)) kind = Kind.Mac;
+    else if (isIpv4(s, a, b) || isColonHex(s, a, b)) kind = Kind.Ip;
+    if (kind !== undefined) this.#emitPlaceholder(kind);
+    else this.#maskParts(a, b);
+    this.#emitVerbatim(b, end);
+  }
+
+  /**
+   * Alphanumeric runs inside a token: all digits become <NUM> (a decimal point included),
+   * hex-looking runs of six or more become <HEX>, and other runs keep their letters with
+   * their digit runs replaced (`worker12` and `worker13` share `worker<NUM>`).
+   */
+  #maskParts(a: number, b: number): void {
+    const s = this.#buf;
+    let i = a;
+    while (i < b) {
+      if (CLASS[s[i]!] === 0) {
+        let j = i + 1;
+        while (j < b && CLASS[s[j]!] === 0) j++;
+        this.#emitVerbatim(i, j);
+        i = j;
+        continue;
+      }
+      let j = i;
+      let digits = 0;
+      let other = 0;
+      while (j < b) {
+        const cls = CLASS[s[j]!]!;
+        if (cls === 0) break;
+        if (cls === 1) digits++;
+        else if (cls === 3) other++;
+        j++;
+      }
+      if (digits === 0) {
+        this.#emitVerbatim(i, j);
+      } else if (digits === j - i) {
+        // A decimal number: swallow `.digits` so that 3.14 is one placeholder.
+        if (s[j] === DOT && isDigit(s[j + 1])) {
+          j++;
+          while (j < b && isDigit(s[j])) j++;
+        }
+        this.#emitPlaceholder(Kind.Num);
+      } else if (other === 0 && j - i >= 6) {
+        this.#emitPlaceholder(Kind.Hex);
+      } else {
+        for (let k = i; k < j; ) {
+          let m = k;
+          if (isDigit(s[k])) {
+            while (m < j && isDigit(s[m])) m++;
+            this.#emitPlaceholder(Kind.Num);
+          } else {
+            while (m < j && !isDigit(s[m])) m++;
+            this.#emitVerbatim(k, m);
+          }
+          k = m;
+        }
+      }
+      i = j;
     }
   }
-  if (firstDigit < 0) return capTemplate(start === 0 && end === line.length ? line : line.slice(start, end));
-
-  // Back up to the start of the token holding the first digit; everything before is verbatim.
-  let tokenStart = firstDigit;
-  while (tokenStart > start) {
-    const c = line.charCodeAt(tokenStart - 1);
-    if (c < 128 && DELIMITER[c] === 1) break;
-    tokenStart--;
-  }
-  // Copy verbatim runs as whole slices; only variables cost a concatenation.
-  let out = '';
-  let copyFrom = start;
-  let i = tokenStart;
-  while (i < end) {
-    const c = line.charCodeAt(i);
-    if (c < 128 && DELIMITER[c] === 1) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    let hasDigit = c <= Ch.Nine && c >= Ch.Zero;
-    while (j < end) {
-      const d = line.charCodeAt(j);
-      if (d < 128 && DELIMITER[d] === 1) break;
-      if (!hasDigit && d >= Ch.Zero && d <= Ch.Nine) hasDigit = true;
-      j++;
-    }
-    // A MAC address can be all letters; every other variable holds a digit.
-    const masked = hasDigit ? maskToken(line, i, j) : j - i === 17 && isMac(line, i) ? '<MAC>' : undefined;
-    if (masked !== undefined) {
-      out += line.slice(copyFrom, i) + masked;
-      copyFrom = j;
-      if (out.length > MAX_TEMPLATE_CHARS) return capTemplate(out);
-    }
-    i = j;
-  }
-  return capTemplate(copyFrom === start ? line.slice(start, end) : out + line.slice(copyFrom, end));
 }
 
-function capTemplate(t: string): string {
-  return t.length > MAX_TEMPLATE_CHARS ? `${t.slice(0, MAX_TEMPLATE_CHARS)}…` : t;
-}
-
-/** A token that holds a digit, classified whole first, then part by part. */
-function maskToken(s: string, a: number, b: number): string {
-  // Trailing sentence punctuation is not part of the value ("port 8080." "from 10.0.0.1:").
-  let suffix = '';
-  while (b - a > 1) {
-    const c = s.charCodeAt(b - 1);
-    if (c === Ch.Dot || c === Ch.Colon) {
-      b--;
-      suffix = s[b] + suffix;
-    } else break;
-  }
-  const len = b - a;
-  if (allDigits(s, a, b)) return s.charCodeAt(a - 1) === Ch.LBracket && s.charCodeAt(b) === Ch.RBracket ? `<PID>${suffix}` : `<NUM>${suffix}`;
-  if (s.charCodeAt(a - 1) === Ch.LBracket && s.charCodeAt(b) === Ch.RBracket && isPidTid(s, a, b)) return `<PID>${suffix}`;
-  if (len === 36 && isUuid(s, a)) return `<UUID>${suffix}`;
-  if (len > 2 && s.charCodeAt(a) === Ch.Zero && (s.charCodeAt(a + 1) | 32) === Ch.LowerX && allHex(s, a + 2, b)) {
-    hexWritten = true;
-    return `<HEX>${suffix}`;
-  }
-  if (len === 17 && isMac(s, a)) return `<MAC>${suffix}`;
-  if (isIpv4(s, a, b)) return `<IP>${suffix}`;
-  if (isColonHex(s, a, b)) return `<IP>${suffix}`;
-  return maskParts(s, a, b) + suffix;
-}
-
-/** `123` or `123:456` between brackets: a pid, or pid and thread. */
-function isPidTid(s: string, a: number, b: number): boolean {
+/** `123` or `123:456` (thread ids may be hex) between brackets: a pid, or pid and thread. */
+function isPidTid(s: Buffer, a: number, b: number): boolean {
   let colons = 0;
   for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (c === Ch.Colon) {
+    const c = s[i]!;
+    if (c === COLON) {
       if (++colons > 1 || i === a || i === b - 1) return false;
     } else if (!isHex(c)) return false;
   }
-  return isDigit(s.charCodeAt(a));
+  return isDigit(s[a]);
 }
 
-function isUuid(s: string, a: number): boolean {
+function isUuid(s: Buffer, a: number): boolean {
+  if (s[a + 8] !== MINUS || s[a + 13] !== MINUS || s[a + 18] !== MINUS || s[a + 23] !== MINUS) return false;
   for (let k = 0; k < 36; k++) {
-    const c = s.charCodeAt(a + k);
-    if (k === 8 || k === 13 || k === 18 || k === 23) {
-      if (c !== Ch.Minus) return false;
-    } else if (!isHex(c)) return false;
+    if (k === 8 || k === 13 || k === 18 || k === 23) continue;
+    const cls = CLASS[s[a + k]!]!;
+    if (cls !== 1 && cls !== 2) return false;
   }
   return true;
 }
 
 /** aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff. */
-function isMac(s: string, a: number): boolean {
-  const sep = s.charCodeAt(a + 2);
-  if (sep !== Ch.Colon && sep !== Ch.Minus) return false;
+function isMac(s: Buffer, a: number): boolean {
+  const sep = s[a + 2];
+  if (sep !== COLON && sep !== MINUS) return false;
   for (let k = 0; k < 17; k++) {
-    const c = s.charCodeAt(a + k);
+    const c = s[a + k];
     if (k % 3 === 2) {
       if (c !== sep) return false;
     } else if (!isHex(c)) return false;
@@ -175,33 +283,29 @@ function isMac(s: string, a: number): boolean {
   return true;
 }
 
-function allDigits(s: string, a: number, b: number): boolean {
-  for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (c < Ch.Zero || c > Ch.Nine) return false;
-  }
+function allDigits(s: Buffer, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (CLASS[s[i]!] !== 1) return false;
   return true;
 }
 
-function allHex(s: string, a: number, b: number): boolean {
-  for (let i = a; i < b; i++) if (!isHex(s.charCodeAt(i))) return false;
+function allHex(s: Buffer, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (!isHex(s[i])) return false;
   return b > a;
 }
 
 /** Dotted quad, optionally with `:port`. */
-function isIpv4(s: string, a: number, b: number): boolean {
+function isIpv4(s: Buffer, a: number, b: number): boolean {
   let dots = 0;
   let run = 0;
-  let i = a;
-  for (; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (isDigit(c)) {
+  for (let i = a; i < b; i++) {
+    const c = s[i]!;
+    if (CLASS[c] === 1) {
       if (++run > 3) return false;
-    } else if (c === Ch.Dot) {
+    } else if (c === DOT) {
       if (run === 0 || ++dots > 3) return false;
       run = 0;
-    } else if (c === Ch.Colon && dots === 3 && run > 0) {
-      for (let k = i + 1; k < b; k++) if (!isDigit(s.charCodeAt(k))) return false;
+    } else if (c === COLON && dots === 3 && run > 0) {
+      for (let k = i + 1; k < b; k++) if (CLASS[s[k]!] !== 1) return false;
       return i + 1 < b;
     } else return false;
   }
@@ -209,74 +313,26 @@ function isIpv4(s: string, a: number, b: number): boolean {
 }
 
 /** IPv6 addresses: hex groups joined by colons, with `::` or at least six groups. */
-function isColonHex(s: string, a: number, b: number): boolean {
+function isColonHex(s: Buffer, a: number, b: number): boolean {
   let colons = 0;
   let doubleColon = false;
   let run = 0;
   for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (c === Ch.Colon) {
+    const c = s[i]!;
+    if (c === COLON) {
       if (run === 0 && i > a) doubleColon = true;
       colons++;
       run = 0;
     } else if (isHex(c)) {
       if (++run > 4) return false;
-    } else if (c !== Ch.Dot) return false;
+    } else if (c !== DOT) return false;
   }
   return doubleColon ? colons >= 2 : colons >= 5;
 }
 
-/**
- * Alphanumeric runs inside a token: all digits become <NUM> (a decimal point included),
- * hex-looking runs of six or more become <HEX>, and other runs keep their letters with
- * their digit runs replaced (`worker12` and `worker13` share `worker<NUM>`).
- */
-function maskParts(s: string, a: number, b: number): string {
-  let out = '';
-  let i = a;
-  while (i < b) {
-    const c = s.charCodeAt(i);
-    if (!isAlnum(c)) {
-      out += s[i];
-      i++;
-      continue;
-    }
-    let j = i;
-    let digits = 0;
-    let hexLetters = 0;
-    let otherLetters = 0;
-    while (j < b) {
-      const d = s.charCodeAt(j);
-      if (isDigit(d)) digits++;
-      else if (isHexLetter(d)) hexLetters++;
-      else if (isAlnum(d)) otherLetters++;
-      else break;
-      j++;
-    }
-    if (digits === 0) {
-      out += s.slice(i, j);
-    } else if (hexLetters === 0 && otherLetters === 0) {
-      // A decimal number: swallow `.digits` so that 3.14 is one placeholder.
-      if (s.charCodeAt(j) === Ch.Dot && isDigit(s.charCodeAt(j + 1))) {
-        j++;
-        while (j < b && isDigit(s.charCodeAt(j))) j++;
-      }
-      out += '<NUM>';
-    } else if (otherLetters === 0 && j - i >= 6) {
-      hexWritten = true;
-      out += '<HEX>';
-    } else {
-      for (let k = i; k < j; ) {
-        if (isDigit(s.charCodeAt(k))) {
-          while (k < j && isDigit(s.charCodeAt(k))) k++;
-          out += '<NUM>';
-        } else {
-          out += s[k];
-          k++;
-        }
-      }
-    }
-    i = j;
-  }
-  return out;
+const shared = new TemplateScanner();
+
+/** The template of a string: for JSON messages and tests; the hot path scans bytes in place. */
+export function templateOf(text: string): string {
+  return shared.begin(Buffer.from(text, 'utf8')).add(0, Buffer.byteLength(text)).text();
 }

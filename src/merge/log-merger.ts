@@ -59,7 +59,7 @@ export class LogMerger {
       if (this.#addGroup(g, offset)) fresh.add(g.key);
     }
     if (p.last !== null) {
-      const severity = Number(p.last.key[0]) as Severity;
+      const severity = Number(p.last.key.slice(0, p.last.key.indexOf(':'))) as Severity;
       // The chunk's last record is its group's example record only if the group is new here.
       this.#last = { key: p.last.key, exampleRecord: p.last.exampleRecord && fresh.has(p.last.key), severity };
     }

@@ -1,26 +1,33 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 
 type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
 
 /**
  * The worker threads behind the condensers. One pool serves every task kind: each task
  * names its worker file, so a long-lived server keeps one set of threads warm.
+ *
+ * piscina is imported when the first pool starts: it costs tens of milliseconds to load,
+ * and a small input is condensed in the calling thread without it.
  */
 export class WorkerPool {
   readonly #piscina: Piscina;
   readonly threads: number;
 
-  constructor(threads: number) {
+  private constructor(piscina: Piscina, threads: number) {
+    this.#piscina = piscina;
     this.threads = threads;
-    this.#piscina = new Piscina({
+  }
+
+  static async start(threads: number): Promise<WorkerPool> {
+    const { Piscina } = await import('piscina');
+    const piscina = new Piscina({
       minThreads: threads,
       maxThreads: threads,
       // Idle threads stay a while: a server's next call should not pay the start-up again.
       idleTimeout: 30_000,
-      // Chunks wait in the main thread's own bounded queue, not in the pool's.
-      maxQueue: 'auto',
     });
+    return new WorkerPool(piscina, threads);
   }
 
   run<T>(worker: URL, task: unknown, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<T> {
