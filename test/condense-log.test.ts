@@ -5,6 +5,7 @@ import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js
 import { textSource } from '../src/source/log-source.js';
 import {
   githubActionsLog,
+  ghRunViewLog,
   javaServiceLog,
   jsonLinesLog,
   logShowCompact,
@@ -103,6 +104,18 @@ test('syslog priorities, JSON levels, nginx and GitHub Actions markers give seve
   t.is(err?.severity, 'error');
   t.is(err?.lines, 2, 'the error message continues on a line without a timestamp');
   t.is(find(gha, '##[warning]')?.severity, 'warning');
+});
+
+test('gh run view: job and step prefixes, continuation after them, terminal colours dropped', async (t) => {
+  const r = await condense(ghRunViewLog());
+  t.is(r.format, 'GitHub Actions (gh run view)');
+  const files = r.groups.filter((g) => g.template.includes('Test Files'));
+  t.is(files.length, 1, 'colour codes do not split an event');
+  t.is(files[0]!.template, 'test (node <NUM>)\tRun npm test\t Test Files  <NUM> failed | <NUM> passed');
+  t.false(files[0]!.example.includes('\x1b'));
+  const assertion = find(r, 'AssertionError');
+  t.is(assertion?.severity, 'error');
+  t.is(assertion?.lines, 3, 'lines with the prefix but no timestamp continue the record');
 });
 
 test('words decide severity only when the log declares none', async (t) => {

@@ -13,10 +13,16 @@ import { SEVERITY_COUNT, type Severity } from './severity.js';
 const NEWLINE = 10;
 const CR = 13;
 
-/** Decodes at most about `chars` characters of bytes [s, e), marking a cut with `…`. */
+const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
+
+/**
+ * Decodes at most about `chars` characters of bytes [s, e), without terminal colours,
+ * marking a cut with `…`.
+ */
 function textOf(buf: Buffer, s: number, e: number, chars: number): string {
   const end = Math.min(e, s + chars * 4);
-  const text = buf.toString('utf8', s, end);
+  let text = buf.toString('utf8', s, end);
+  if (text.includes('\x1b') || text.includes('^[[')) text = text.replace(ANSI, '');
   return text.length > chars ? `${text.slice(0, chars)}…` : end < e ? `${text}…` : text;
 }
 

@@ -11,6 +11,8 @@ const LOGSHOW_ROW = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}[+-]\d{4}\s+0x[0-9a-f
 const COMPACT_HEADER = /^Timestamp\s+Ty\s+Process\[PID:TID\]/;
 const COMPACT_ROW = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} (?:Df|I |Db|E |F |A |Sd) /;
 const GH_MARKER = /##\[(?:group|endgroup|error|warning|notice|debug|section|command)\]/;
+// `gh run view --log`: job<TAB>step<TAB>, then a timestamp, or nothing where a message continues.
+const GH_RUN_VIEW_PREFIX = /^[^\t]+\t[^\t]*\t/;
 const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
 /**
@@ -31,6 +33,7 @@ export function detectFormat(head: string): FormatInfo {
   let stamped = 0;
   let ghMarkers = 0;
   let ghRunView = 0;
+  let ghPrefixed = 0;
   let bsd = 0;
   let logshowHeader: RegExpExecArray | null = null;
   let compactHeader = false;
@@ -54,7 +57,10 @@ export function detectFormat(head: string): FormatInfo {
       if (/"(?:time|timestamp|@timestamp|ts|t|date|__REALTIME_TIMESTAMP)"\s*:/.test(line)) jsonTimed++;
     }
     if (GH_MARKER.test(line)) ghMarkers++;
-    if (GH_RUN_VIEW.test(line)) ghRunView++;
+    if (GH_RUN_VIEW_PREFIX.test(line)) {
+      ghPrefixed++;
+      if (GH_RUN_VIEW.test(line)) ghRunView++;
+    }
     let pos = 0;
     if (line.charCodeAt(0) === 60) pos = Math.max(0, line.indexOf('>') + 1);
     if (matchTimestampAt(line, pos, m)) {
@@ -75,7 +81,7 @@ export function detectFormat(head: string): FormatInfo {
   if (share(jsonRows) >= 0.5) {
     return { format: 'json', label: 'JSON lines log', timestamped: jsonTimed >= jsonRows * 0.9, hasTtl: false, leadingTabFields: 0 };
   }
-  if (ghRunView >= 2 && share(ghRunView) >= 0.5) {
+  if (ghRunView >= 2 && share(ghPrefixed) >= 0.8) {
     return { format: 'timestamped', label: 'GitHub Actions (gh run view)', timestamped: true, hasTtl: false, leadingTabFields: 2 };
   }
   // A timestamp on a fifth of the lines (stack traces can fill the rest) makes it a timestamped log.

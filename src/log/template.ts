@@ -18,12 +18,13 @@ const PLACEHOLDER = ['', '<NUM>', '<HEX>', '<UUID>', '<IP>', '<MAC>', '<PID>'];
 
 const TAB = 9, SPACE = 32, QUOTE = 34, APOS = 39, LPAREN = 40, RPAREN = 41, COMMA = 44, MINUS = 45, DOT = 46;
 const ZERO = 48, NINE = 57, COLON = 58, SEMI = 59, LT = 60, EQ = 61, GT = 62, LBRACKET = 91, RBRACKET = 93;
-const LBRACE = 123, PIPE = 124, RBRACE = 125, LOWER_X = 120;
+const LBRACE = 123, PIPE = 124, RBRACE = 125, LOWER_X = 120, ESC = 27, CARET = 94;
 
 // Bytes that end a token. `:`, `.`, `/`, `-`, `_` and `@` stay inside tokens so that
 // addresses, paths and ids are classified whole.
 const DELIMITER = new Uint8Array(256);
-for (const c of [TAB, SPACE, QUOTE, APOS, LPAREN, RPAREN, COMMA, SEMI, LT, EQ, GT, LBRACKET, RBRACKET, LBRACE, PIPE, RBRACE]) {
+// ESC and `^` end tokens so that a colour code inside a word is seen and dropped.
+for (const c of [TAB, SPACE, QUOTE, APOS, LPAREN, RPAREN, COMMA, SEMI, LT, EQ, GT, LBRACKET, RBRACKET, LBRACE, PIPE, RBRACE, ESC, CARET]) {
   DELIMITER[c] = 1;
 }
 // Byte classes: 1 digit, 2 hex letter, 3 other ASCII letter.
@@ -77,6 +78,14 @@ export class TemplateScanner {
     let i = start;
     while (i < end) {
       const c = b[i]!;
+      if ((c === ESC && b[i + 1] === LBRACKET) || (c === CARET && b[i + 1] === LBRACKET && b[i + 2] === LBRACKET)) {
+        // Terminal colours (CI logs are full of them) are no part of the event; copied
+        // logs show ESC as a literal `^[`.
+        this.#pushVerbatim(verbatimFrom, i);
+        i = skipAnsi(b, c === ESC ? i : i + 1, end);
+        verbatimFrom = i;
+        continue;
+      }
       if (DELIMITER[c] === 1) {
         h1 = Math.imul(h1 ^ c, 0x01000193);
         h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
@@ -246,6 +255,13 @@ export class TemplateScanner {
       i = j;
     }
   }
+}
+
+/** The end of an ANSI CSI sequence whose introducer ends at `i + 1` (ESC [ parameters final-byte). */
+function skipAnsi(b: Buffer, i: number, end: number): number {
+  let k = i + 2;
+  while (k < end && b[k]! >= 0x20 && b[k]! <= 0x3f) k++;
+  return k < end && b[k]! >= 0x40 && b[k]! <= 0x7e ? k + 1 : k;
 }
 
 /** `123` or `123:456` (thread ids may be hex) between brackets: a pid, or pid and thread. */
