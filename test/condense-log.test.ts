@@ -219,3 +219,24 @@ test('bad options are refused with a stable code', async (t) => {
     t.is((err as { code?: string }).code, 'WISP_BAD_ARGUMENT');
   }
 });
+
+test('progress is reported every few MB, and an abort stops the work with WISP_CANCELLED', async (t) => {
+  const text = mixedLog(150_000);
+  const seen: number[] = [];
+  const whole = await condenseLog([textSource('big', text)], { workers: 2, onProgress: (read) => seen.push(read) });
+  t.true(seen.length >= 2, `progress calls: ${seen.length}`);
+  t.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  t.true(seen[seen.length - 1]! <= Buffer.byteLength(text));
+  t.is(whole.kind, 'log');
+
+  const controller = new AbortController();
+  const err = await t.throwsAsync(
+    condenseLog([textSource('big', text)], {
+      workers: 2,
+      chunkBytes: 64 * 1024,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }),
+  );
+  t.is((err as { code?: string }).code, 'WISP_CANCELLED');
+});

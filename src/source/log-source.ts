@@ -86,7 +86,11 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
 /** Text given inline (the MCP `text` source, tests). */
 export function textSource(name: string, text: string | Buffer): LogSource {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  return streamSource(name, Readable.from([bytes], { objectMode: false }));
+  // Handed on in read-sized pieces, like a file, so progress and chunking behave the same.
+  function* pieces(): Generator<Buffer> {
+    for (let at = 0; at < bytes.length; at += READ_BYTES) yield bytes.subarray(at, at + READ_BYTES);
+  }
+  return streamSource(name, Readable.from(pieces(), { objectMode: false }));
 }
 
 function toBuffer(v: Buffer | string): Buffer {
