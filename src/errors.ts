@@ -15,6 +15,12 @@ export type WispErrorCode =
   | 'WISP_NOT_JSON'
   | 'WISP_TRUNCATED_JSON'
   | 'WISP_CANCELLED'
+  | 'WISP_DEADLINE'
+  | 'WISP_PATH_NOT_ALLOWED'
+  | 'WISP_COMMAND_NOT_ALLOWED'
+  | 'WISP_COMMAND_FAILED_TO_START'
+  | 'WISP_UNKNOWN_HANDLE'
+  | 'WISP_HANDLE_EVICTED'
   | 'WISP_INTERNAL';
 
 export class WispError extends Error {

@@ -125,7 +125,9 @@ async function condenseCrash(name: string, source: OpenedSource, opts: ResolvedO
     }
     parts.push(b);
   }
-  const text = decoder.decode(Buffer.concat(parts));
+  const all = Buffer.concat(parts);
+  opts.tap?.(all);
+  const text = decoder.decode(all);
   const report = parseCrashReport(text);
   const lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const format = report.kind === 'ips' ? 'crash report (.ips)' : report.kind === 'crash' ? 'crash report (text)' : 'diagnostic report (.ips)';
@@ -274,6 +276,7 @@ async function condenseInOrder(
   try {
     for await (const item of items) {
       if (opts.signal?.aborted) throw cancelled();
+      opts.tap?.(item.chunk);
       inFlight.push({ input: item.input, partial: condenseOne(item, pool) });
       if (inFlight.length >= limit) await mergeOldest();
     }

@@ -21,6 +21,11 @@ export interface CondenseLogOptions {
   signal?: AbortSignal;
   /** Called every few MB with the bytes read so far and the total where known. */
   onProgress?: (bytesRead: number, totalBytes: number | undefined) => void;
+  /**
+   * Sees every byte that is condensed, in order, synchronously (before a chunk is handed
+   * to a worker): how the MCP server keeps exactly what was read behind a handle.
+   */
+  tap?: (bytes: Buffer) => void;
 }
 
 export interface ResolvedOptions {
@@ -31,6 +36,7 @@ export interface ResolvedOptions {
   textBudget: number;
   signal: AbortSignal | undefined;
   onProgress: CondenseLogOptions['onProgress'];
+  tap: CondenseLogOptions['tap'];
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number): number {
@@ -50,5 +56,6 @@ export function resolveOptions(o: CondenseLogOptions = {}): ResolvedOptions {
     textBudget: o.textBudget === undefined ? 10_000 : integerIn('textBudget', o.textBudget, 500, 1_000_000),
     signal: o.signal,
     onProgress: o.onProgress,
+    tap: o.tap,
   };
 }

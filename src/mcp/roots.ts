@@ -1,0 +1,82 @@
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WispError } from '../errors.js';
+
+/**
+ * The folders a client may name paths in: the server's `--root` flags plus the client's
+ * MCP roots (refreshed when the client says they changed). A path is allowed when its
+ * real path (symlinks resolved) is a root or lies under one, compared as `root + sep`
+ * so that `/allowed-evil` is not under `/allowed`.
+ */
+export class AllowedRoots {
+  readonly #fixed: string[];
+  #fromClient: string[] = [];
+
+  private constructor(fixed: string[]) {
+    this.#fixed = fixed;
+  }
+
+  static async fromFlags(dirs: string[]): Promise<AllowedRoots> {
+    const fixed: string[] = [];
+    for (const d of dirs) {
+      try {
+        fixed.push(await realpath(resolve(d)));
+      } catch {
+        throw new WispError('WISP_BAD_ARGUMENT', `--root ${d}: no such folder`);
+      }
+    }
+    return new AllowedRoots(fixed);
+  }
+
+  /** Replaces the client's roots (file:// URIs); unreadable ones are skipped. */
+  async setClientRoots(uris: string[]): Promise<void> {
+    const next: string[] = [];
+    for (const uri of uris) {
+      if (!uri.startsWith('file://')) continue;
+      try {
+        next.push(await realpath(fileURLToPath(uri)));
+      } catch {
+        // A root the client names but this machine lacks allows nothing.
+      }
+    }
+    this.#fromClient = next;
+  }
+
+  list(): string[] {
+    return [...new Set([...this.#fixed, ...this.#fromClient])];
+  }
+
+  /** The real path of `path` if it is inside a root; otherwise a WispError naming the roots. */
+  async check(path: string): Promise<string> {
+    const roots = this.list();
+    if (!isAbsolute(path)) {
+      throw new WispError('WISP_PATH_NOT_ALLOWED', `path must be absolute, got '${path}'`, rootsHint(roots));
+    }
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        // Say "outside the roots" rather than "missing" for paths outside: no probing.
+        const lexical = resolve(path);
+        if (!roots.some((r) => lexical === r || lexical.startsWith(r + sep))) {
+          throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, rootsHint(roots));
+        }
+        throw new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
+      }
+      throw new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`);
+    }
+    if (!roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
+      throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, rootsHint(roots));
+    }
+    return real;
+  }
+}
+
+function rootsHint(roots: string[]): string {
+  return roots.length === 0
+    ? 'no roots are allowed: start the server with --root DIR or let the client share its roots'
+    : `allowed roots: ${roots.join(', ')}`;
+}

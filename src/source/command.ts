@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { WispError } from '../errors.js';
+import { redact } from '../redact/index.js';
+
+export interface CommandResult {
+  argv: string[];
+  /** stdout and stderr as they arrived, the tail kept when over the cap. */
+  output: Buffer;
+  /** Exit code, or null when a signal ended it. */
+  exitStatus: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Bytes of the head dropped to stay within the cap. */
+  droppedBytes: number;
+}
+
+export interface RunCommandOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+  cwd?: string;
+}
+
+/** After a timeout's SIGTERM, how long a command gets before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+/**
+ * Runs argv without a shell, capturing stdout and stderr together (the order a user sees),
+ * bounded in time and bytes. A failed or timed-out command is a result, not an error: its
+ * output is often the point. Only a command that cannot start at all throws.
+ */
+export function runCommand(argv: string[], options: RunCommandOptions): Promise<CommandResult> {
+  const [file, ...args] = argv;
+  if (file === undefined || file === '') throw new WispError('WISP_BAD_ARGUMENT', 'command must name a program');
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, windowsHide: true });
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let droppedBytes = 0;
+    let timedOut = false;
+    let settled = false;
+    const take = (b: Buffer): void => {
+      kept.push(b);
+      keptBytes += b.length;
+      while (keptBytes - kept[0]!.length >= options.maxBytes) {
+        const d = kept.shift()!;
+        keptBytes -= d.length;
+        droppedBytes += d.length;
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const kill = (): void => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const onAbort = (): void => kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const code = (err as NodeJS.ErrnoException).code;
+      reject(new WispError('WISP_COMMAND_FAILED_TO_START', `could not run ${file}: ${code === 'ENOENT' ? 'no such program' : err.message}`));
+    });
+    child.on('close', (exitStatus, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      let output = Buffer.concat(kept);
+      if (output.length > options.maxBytes) {
+        droppedBytes += output.length - options.maxBytes;
+        output = output.subarray(output.length - options.maxBytes);
+      }
+      resolve({ argv, output, exitStatus, signal, timedOut, droppedBytes });
+    });
+  });
+}
+
+/** Whether the command failed or timed out: the result's text must then say so first. */
+export function commandFailed(r: CommandResult): boolean {
+  return r.timedOut || r.exitStatus !== 0;
+}
+
+/** The warning line an agent reads first when a command did not succeed (ADR 0032's amendment). */
+export function commandWarning(r: CommandResult): string | undefined {
+  if (!commandFailed(r)) return undefined;
+  const how = r.timedOut ? 'timed out and was stopped' : r.exitStatus === null ? `was killed by ${r.signal ?? 'a signal'}` : `exited with status ${r.exitStatus}`;
+  const text = r.output.toString('utf8');
+  const firstLine = text.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
+  return `WARNING: the command ${how}; first line of output: ${redact(firstLine.slice(0, 300))}`;
+}
+
+/**
+ * The server's allowlist: an entry is an argv prefix (`git diff`). A command matches when
+ * it starts with the entry; arguments after it must not be flags, so flags are allowed only
+ * where the entry itself names them (`--allow-command "git diff --stat"`).
+ */
+export function commandAllowed(argv: string[], allow: string[][]): boolean {
+  return allow.some(
+    (prefix) =>
+      prefix.length > 0 &&
+      argv.length >= prefix.length &&
+      prefix.every((p, i) => argv[i] === p) &&
+      argv.slice(prefix.length).every((a) => !a.startsWith('-')),
+  );
+}

@@ -1,0 +1,220 @@
+import test from 'ava';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { javaServiceLog, mixedLog } from '../fixtures/logs.js';
+import { call, connect, textOf } from './mcp-helpers.js';
+import { tempDir, writeTemp } from './helpers.js';
+
+const base = tempDir('mcp');
+const root = join(base, 'allowed');
+const outside = join(base, 'allowed-evil');
+mkdirSync(root);
+mkdirSync(outside);
+const logText = javaServiceLog(600);
+const logPath = writeTemp(root, 'service.log', logText);
+const secretOutside = writeTemp(outside, 'secret.log', '2025-01-01T00:00:00Z ERROR outside\n');
+symlinkSync(secretOutside, join(root, 'link-to-outside.log'));
+const failing = writeTemp(root, 'fail.mjs', "console.log('2025-01-01T00:00:00Z ERROR build broke: missing module x');\nconsole.error('npm ERR! code 2');\nprocess.exit(2);\n");
+const sleeper = writeTemp(root, 'sleep.mjs', "console.log('starting'); setTimeout(() => {}, 60_000);\n");
+
+let n = 0;
+const stateDir = (): string => join(base, `state-${++n}`);
+const server = (extra: Record<string, unknown> = {}) => ({ roots: [root], allowCommands: [['node']], stateDir: stateDir(), ...extra });
+
+test('tools/list: titles, descriptions, schemas with bounds, annotations', async (t) => {
+  const { client, close } = await connect(server());
+  const { tools } = await client.listTools();
+  await close();
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  for (const name of ['condense_log', 'grep_raw']) {
+    const tool = byName.get(name);
+    t.truthy(tool, name);
+    t.truthy(tool!.title);
+    t.true((tool!.description ?? '').length > 80);
+    t.truthy(tool!.outputSchema);
+    t.is(tool!.annotations?.readOnlyHint, true);
+    t.is(tool!.annotations?.openWorldHint, false);
+  }
+  const top = (byName.get('condense_log')!.inputSchema.properties as Record<string, { maximum?: number; minimum?: number }>).top!;
+  t.is(top.minimum, 1);
+  t.is(top.maximum, 100);
+});
+
+test('condense_log on a path: a few KB of groups, a handle in structuredContent and text, grep_raw on it', async (t) => {
+  const { client, close } = await connect(server());
+  const r = await call(client, 'condense_log', { path: logPath });
+  t.falsy(r.isError, textOf(r));
+  const s = r.structuredContent!;
+  const handle = s.handle as string;
+  t.regex(handle, /^raw_[0-9a-f]{20}$/);
+  t.true(textOf(r).includes(handle));
+  t.true(Buffer.byteLength(textOf(r)) < 8000);
+  t.true(Buffer.byteLength(JSON.stringify(s)) < 12000);
+  const groups = s.groups as { template: string; firstLine: number }[];
+  const failed = groups.find((g) => g.template.includes('OrderService - Order <NUM> failed'))!;
+  t.truthy(failed);
+
+  const g = await call(client, 'grep_raw', { handle, pattern: 'IllegalStateException', maxMatches: 3, context: 1 });
+  t.falsy(g.isError, textOf(g));
+  const gs = g.structuredContent!;
+  const expected = logText.split('\n').filter((l) => l.includes('IllegalStateException')).length;
+  t.is(gs.totalMatches, expected);
+  t.is(gs.shown, 3);
+  const lines = logText.split('\n');
+  const first = (gs.matches as { line: number; text: string; before: string[] }[])[0]!;
+  t.is(lines[first.line - 1], first.text, 'line numbers are the file\'s');
+  t.is(first.before[0], lines[first.line - 2]);
+  t.true(textOf(g).includes(`${expected - 3} more`));
+  await close();
+});
+
+test('the same input gives the same handle; the raw resource serves line ranges', async (t) => {
+  const { client, close } = await connect(server());
+  const a = await call(client, 'condense_log', { path: logPath });
+  const b = await call(client, 'condense_log', { text: logText });
+  t.is(a.structuredContent!.handle, b.structuredContent!.handle);
+  const handle = a.structuredContent!.handle as string;
+  const res = await client.readResource({ uri: `wisp://raw/${handle}?from=2&to=4` });
+  t.is((res.contents[0] as { text: string }).text, logText.split('\n').slice(1, 4).join('\n'));
+  const listed = await client.listResources();
+  t.true(listed.resources.some((x) => x.uri === `wisp://raw/${handle}`));
+  await close();
+});
+
+test('paths outside the roots are refused, also through a symlink and a sibling with the root as prefix', async (t) => {
+  const { client, close } = await connect(server());
+  for (const path of [secretOutside, join(root, 'link-to-outside.log'), join(root, '..', 'allowed-evil', 'secret.log'), 'relative.log']) {
+    const r = await call(client, 'condense_log', { path });
+    t.true(r.isError, path);
+    t.regex(textOf(r), /WISP_PATH_NOT_ALLOWED/);
+    if (path.startsWith('/')) t.true(textOf(r).includes(root), 'the error names the allowed roots');
+  }
+  const missing = await call(client, 'condense_log', { path: join(root, 'nope.log') });
+  t.regex(textOf(missing), /WISP_FILE_NOT_FOUND/);
+  await close();
+});
+
+test("the client's roots are allowed too", async (t) => {
+  const clientRoot = tempDir('mcp-client-root');
+  const file = writeTemp(clientRoot, 'app.log', mixedLog(200));
+  const { client, close } = await connect(server({ roots: [] }), { roots: [pathToFileURL(clientRoot).href] });
+  // The server asks for roots after initialisation; give it a moment.
+  let r = await call(client, 'condense_log', { path: file });
+  for (let i = 0; i < 20 && r.isError; i++) {
+    await new Promise((res) => setTimeout(res, 25));
+    r = await call(client, 'condense_log', { path: file });
+  }
+  t.falsy(r.isError, textOf(r));
+  const denied = await call(client, 'condense_log', { path: logPath });
+  t.regex(textOf(denied), /WISP_PATH_NOT_ALLOWED/);
+  await close();
+});
+
+test('an allowed command that fails: exitStatus, and the text starts with a warning and its first line', async (t) => {
+  const { client, close } = await connect(server());
+  const r = await call(client, 'condense_log', { command: ['node', failing] });
+  t.falsy(r.isError, textOf(r));
+  t.is(r.structuredContent!.exitStatus, 2);
+  t.is(r.structuredContent!.timedOut, false);
+  t.regex(textOf(r), /^WARNING: the command exited with status 2; first line of output: 2025-01-01T00:00:00Z ERROR build broke/);
+  await close();
+});
+
+test('a command that runs too long is stopped and flagged', async (t) => {
+  const { client, close } = await connect(server({ limits: { commandTimeoutMs: 400 } }));
+  const r = await call(client, 'condense_log', { command: ['node', sleeper] });
+  t.falsy(r.isError, textOf(r));
+  t.is(r.structuredContent!.timedOut, true);
+  t.regex(textOf(r), /^WARNING: the command timed out/);
+  await close();
+});
+
+test('commands off the allowlist are refused, flags too; elicitation lets the user decide', async (t) => {
+  const plain = await connect(server());
+  for (const command of [['ls', root], ['node', '--eval', '1'], ['node', failing, '--inspect']]) {
+    const r = await call(plain.client, 'condense_log', { command });
+    t.true(r.isError, command.join(' '));
+    t.regex(textOf(r), /WISP_COMMAND_NOT_ALLOWED/);
+  }
+  await plain.close();
+
+  let asked = '';
+  const yes = await connect(server({ allowCommands: [] }), {
+    elicit: (message) => {
+      asked = message;
+      return { action: 'accept', content: { approve: true } };
+    },
+  });
+  const ran = await call(yes.client, 'condense_log', { command: ['node', failing] });
+  t.falsy(ran.isError, textOf(ran));
+  t.true(asked.includes(failing));
+  await yes.close();
+
+  const no = await connect(server({ allowCommands: [] }), { elicit: () => ({ action: 'decline' }) });
+  const refused = await call(no.client, 'condense_log', { command: ['node', failing] });
+  t.regex(textOf(refused), /WISP_COMMAND_NOT_ALLOWED: the user did not approve/);
+  await no.close();
+});
+
+test('bad arguments and unknown or evicted handles get errors with a recovery hint', async (t) => {
+  const { client, close } = await connect(server({ rawLimits: { maxCount: 1 } }));
+  t.regex(textOf(await call(client, 'condense_log', {})), /WISP_BAD_ARGUMENT: give one source/);
+  t.regex(textOf(await call(client, 'condense_log', { path: logPath, text: 'x' })), /exactly one source, got path and text/);
+  const badTop = await call(client, 'condense_log', { text: 'x', top: 0 });
+  t.true(badTop.isError);
+  const unknown = await call(client, 'grep_raw', { handle: 'raw_00000000000000000000', pattern: 'x' });
+  t.regex(textOf(unknown), /WISP_UNKNOWN_HANDLE/);
+  const first = await call(client, 'condense_log', { text: 'first payload\n' });
+  await call(client, 'condense_log', { text: 'second payload\n' });
+  const evicted = await call(client, 'grep_raw', { handle: first.structuredContent!.handle, pattern: 'x' });
+  t.regex(textOf(evicted), /WISP_HANDLE_EVICTED: .* run the condensing call again/);
+  const badRegex = await call(client, 'grep_raw', { handle: (await call(client, 'condense_log', { text: 'a\n' })).structuredContent!.handle, pattern: '(', regex: true });
+  t.regex(textOf(badRegex), /WISP_BAD_ARGUMENT: pattern is not a valid regular expression/);
+  await close();
+});
+
+test('every call that reads or runs something is in the audit log', async (t) => {
+  const dir = stateDir();
+  const { client, close } = await connect({ roots: [root], allowCommands: [['node']], stateDir: dir });
+  const r = await call(client, 'condense_log', { path: logPath });
+  await call(client, 'condense_log', { command: ['node', failing] });
+  await call(client, 'condense_log', { path: secretOutside });
+  await call(client, 'grep_raw', { handle: r.structuredContent!.handle, pattern: 'x' });
+  await close();
+  const entries = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  t.is(entries.length, 4);
+  t.like(entries[0], { tool: 'condense_log', source: logPath, outcome: 'ok', bytes: Buffer.byteLength(logText) });
+  t.like(entries[1], { tool: 'condense_log', outcome: 'ok', exitStatus: 2, timedOut: false });
+  t.like(entries[2], { tool: 'condense_log', outcome: 'error' });
+  t.like(entries[3], { tool: 'grep_raw', outcome: 'ok' });
+  for (const e of entries) t.regex(e.time, /^\d{4}-\d\d-\d\dT/);
+});
+
+test('progress notifications when the request carries a progress token', async (t) => {
+  const { client, close } = await connect(server());
+  const big = writeTemp(root, 'big.log', mixedLog(120_000));
+  const messages: string[] = [];
+  const r = await client.callTool({ name: 'condense_log', arguments: { path: big } }, undefined, {
+    onprogress: (p) => messages.push(String(p.message)),
+  });
+  t.falsy(r.isError);
+  t.true(messages.length >= 1, 'at least one progress notification');
+  t.regex(messages[0]!, /^read [\d.]+ of [\d.]+ MB$/);
+  await close();
+});
+
+test('results are redacted: a secret in the log never reaches the client', async (t) => {
+  const { client, close } = await connect(server());
+  const file = writeTemp(root, 'secrets.log', '2025-01-01T00:00:00Z ERROR login failed password=hunter2secret\n2025-01-01T00:00:01Z INFO key AKIAIOSFODNN7EXAMPLQ\n');
+  const r = await call(client, 'condense_log', { path: file });
+  const all = textOf(r) + JSON.stringify(r.structuredContent);
+  t.false(all.includes('hunter2secret'));
+  t.false(all.includes('AKIAIOSFODNN7EXAMPLQ'));
+  const g = await call(client, 'grep_raw', { handle: r.structuredContent!.handle, pattern: 'password' });
+  t.is(g.structuredContent!.totalMatches, 1);
+  t.false(JSON.stringify(g).includes('hunter2secret'));
+  const res = await client.readResource({ uri: `wisp://raw/${r.structuredContent!.handle}` });
+  t.false(JSON.stringify(res).includes('hunter2secret'));
+  await close();
+});
