@@ -75,7 +75,18 @@ export function registerGrepRaw(ctx: ServerContext): void {
     ctx.audit.record({ tool: 'resource:raw', source: handle, outcome: 'ok', bytes: payload.bytes });
     return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: lines.join('\n') + note }] };
   };
-  // Two templates: URI templates match a query part only when the URI has one.
+  // Two templates, the one with the query first: `{handle}` alone would swallow `?from=..`,
+  // and a template with a query part matches only URIs that have one.
+  ctx.server.registerResource(
+    'raw-lines',
+    new ResourceTemplate('wisp://raw/{handle}{?from,to}', { list: undefined }),
+    {
+      title: 'Raw payload lines',
+      description: `Lines from..to (1-based) of a raw payload, at most ${RESOURCE_MAX_LINES.toLocaleString('en-US')} lines or 256 KB a read (redacted).`,
+      mimeType: 'text/plain',
+    },
+    read,
+  );
   ctx.server.registerResource(
     'raw',
     new ResourceTemplate('wisp://raw/{handle}', {
@@ -91,16 +102,6 @@ export function registerGrepRaw(ctx: ServerContext): void {
     {
       title: 'Raw payloads',
       description: `Exactly what a condense_log call read, by handle (redacted; the first ${RESOURCE_MAX_LINES.toLocaleString('en-US')} lines or 256 KB).`,
-      mimeType: 'text/plain',
-    },
-    read,
-  );
-  ctx.server.registerResource(
-    'raw-lines',
-    new ResourceTemplate('wisp://raw/{handle}{?from,to}', { list: undefined }),
-    {
-      title: 'Raw payload lines',
-      description: `Lines from..to (1-based) of a raw payload, at most ${RESOURCE_MAX_LINES.toLocaleString('en-US')} lines or 256 KB a read (redacted).`,
       mimeType: 'text/plain',
     },
     read,
