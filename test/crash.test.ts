@@ -227,7 +227,7 @@ test('render: secrets in asi and procPath are redacted', (t) => {
   const r = parseCrashReport(
     ips309Crash({
       asiMessages: ['Fatal error: login failed with password=hunter2 for admin', `S3 upload refused for key ${awsKey}`],
-      procPath: '/Users/dev/build/token=ghp_abcdefghijklmnop/WispDemo',
+      procPath: '/Users/dev/build/token=ghp_R4nd0mT0kenV4lue1234567890abcdefAB/WispDemo',
     }),
   );
   // Parsing keeps the text; hiding it is the renderer's job.
@@ -235,7 +235,7 @@ test('render: secrets in asi and procPath are redacted', (t) => {
   const text = renderCrashReport(r);
   t.false(text.includes('hunter2'));
   t.false(text.includes(awsKey));
-  t.false(text.includes('ghp_abcdefghijklmnop'));
+  t.false(text.includes('ghp_R4nd0mT0kenV4lue1234567890abcdefAB'));
   // Which marker kind each secret gets is the redaction module's business; that the
   // three of them are marked, and the message around them survives, is ours.
   t.true((text.match(/\[REDACTED:[a-z-]+\]/g) ?? []).length >= 3, text);

@@ -7,6 +7,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
     load: async () => (await import('./commands/log.js')).runLog,
   },
+  redact: {
+    summary: 'redact credentials and personal data, line by line: wisp redact < FILE',
+    load: async () => (await import('./commands/redact.js')).runRedact,
+  },
   mcp: {
     summary: 'the MCP server on stdio: wisp mcp [--root DIR]... [--allow-command "PROGRAM ARGS"]... [--state-dir DIR]',
     load: async () => (await import('./commands/mcp.js')).runMcp,

@@ -1,87 +1,124 @@
 /**
  * The one redaction module every shown string passes through (log examples and templates,
- * json_shape examples, command lines, grep_raw lines). Markers are typed and do not look
- * like secrets: `[REDACTED:kind]`.
+ * json_shape examples, system_info command lines, grep_raw lines, `wisp redact`).
  *
- * Rules are written without nested or unbounded-overlapping quantifiers so that a long
- * line cannot make them backtrack; the input is capped at MAX_SCAN characters as well.
+ * What goes: provider tokens (60+ prefixed kinds), vendor keywords near opaque values,
+ * credential assignments in every syntax (the key name stays), PEM private keys (BEGIN and
+ * END lines stay), JWTs, URL passwords (the user stays), Authorization values (the scheme
+ * word stays), session cookies, AWS secret keys by shape, and validated personal data:
+ * emails, phones, card numbers (Luhn + issuer), IBANs (mod 97), US SSNs.
+ *
+ * Public IPv4: redacted. A client's public address is personal data (GDPR recital 30,
+ * CCPA) and an agent reading condensed output rarely needs the exact address. Private
+ * (RFC 1918), loopback, link-local, CGNAT (100.64/10), multicast and reserved addresses
+ * stay: they describe infrastructure, identify no one, and are what debugging needs.
+ * Documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24) are treated as
+ * public because examples use them to stand for public addresses. Networks (`5.5.224.0`,
+ * `203.0.113.0/24`) and version-like contexts (`v1.2.3.4`, `firmware 3.10.8.3`,
+ * `Chrome/120.0.1.2`) are left alone.
+ *
+ * What stays: UUIDs, git SHAs, hashes and digests, base64 of non-secrets, paths, versions,
+ * timestamps, request ids, messages about credentials ("token expired"), and placeholders
+ * (`${VAR}`, `{{ x }}`, `<...>`, `****`), which tell the reader what is expected.
+ *
+ * Markers are typed and do not look like secrets: `[REDACTED:github-token]`.
+ *
+ * Speed and safety: every rule has a literal pre-check and runs only when one of its
+ * keywords occurs; rules use bounded quantifiers anchored by lookbehinds, so no input makes
+ * them backtrack; text past 64 KiB is redacted in segments cut at newlines or spaces.
  */
+import { withEscapesMasked } from './escapes.js';
+import { classifyKey } from './key-names.js';
+import { marker } from './marker.js';
+import { RuleSet } from './rule.js';
+import { isSecretValue } from './rules/assignments.js';
+import { RULES } from './rules/index.js';
+import { PEM_BEGIN, PEM_END } from './rules/structure.js';
+import { mapSegments } from './segments.js';
 
-const MAX_SCAN = 64 * 1024;
+export { marker } from './marker.js';
 
-const marker = (kind: string): string => `[REDACTED:${kind}]`;
+const ruleSet = new RuleSet(RULES);
+const redactSegment = (segment: string): string => withEscapesMasked(segment, (masked) => ruleSet.apply(masked));
 
-interface Rule {
-  kind: string;
-  /** A cheap literal test that must pass before the regex runs. */
-  hint: RegExp;
-  pattern: RegExp;
-  replace: (match: string, ...groups: string[]) => string;
-}
-
-const SENSITIVE_KEY =
-  '(?:password|passwd|pwd|pass|secret|client_secret|token|access_token|refresh_token|auth_token|api_key|apikey|api-key|private_key|credentials?)';
-
-const RULES: Rule[] = [
-  {
-    kind: 'private-key',
-    hint: /PRIVATE KEY/,
-    pattern:
-      /(-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----)(?:\\n|\r?\n|\s)[A-Za-z0-9+/=\s\\:,-]{0,20000}?(-----END [A-Z ]{0,40}PRIVATE KEY-----)/g,
-    replace: (_m, begin, end) => `${begin}${marker('private-key')}${end}`,
-  },
-  {
-    kind: 'jwt',
-    hint: /eyJ/,
-    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-    replace: () => marker('jwt'),
-  },
-  {
-    kind: 'aws-access-key',
-    hint: /A[KS]IA/,
-    pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-    replace: () => marker('aws-access-key'),
-  },
-  {
-    kind: 'authorization',
-    hint: /[Aa]uthorization/,
-    pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?)(?:(Bearer|Basic|Token|Digest|token|bearer|basic)\s+)?[^\s"',;]+/gi,
-    replace: (_m, key, scheme) => `${key}${scheme ? `${scheme} ` : ''}${marker('authorization')}`,
-  },
-  {
-    kind: 'url-password',
-    hint: /:\/\//,
-    pattern: /\b([a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/@]{1,128}):[^\s@/]{1,256}@/g,
-    replace: (_m, prefix) => `${prefix}:${marker('password')}@`,
-  },
-  {
-    kind: 'credential-assignment',
-    hint: /pass|pwd|secret|token|key|credential/i,
-    // key=value, key: value, "key": "value"; the key name is kept.
-    pattern: new RegExp(
-      `(\\b[A-Za-z0-9_.-]{0,40}${SENSITIVE_KEY}["']?\\s{0,3}(?:=|:|=>)\\s{0,3}["']?)([^\\s"',;&}]{1,512})`,
-      'gi',
-    ),
-    replace: (m, key, value) => (isPlaceholder(value) ? m : `${key}${marker('secret')}`),
-  },
-];
-
-/** Values that tell the reader what is expected rather than being a secret. */
-function isPlaceholder(value: string): boolean {
-  return (
-    /^(?:\$\{[^}]*\}?|\{\{.*|<[^>]*>?|\*+|\$\(.*|\[REDACTED:[a-z-]+\]|null|none|true|false|undefined|expired|invalid|missing|required)$/i.test(
-      value,
-    ) || value.length < 3
-  );
-}
-
+/** Returns `text` with credentials and personal data replaced by typed markers. */
 export function redact(text: string): string {
-  let out = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-  for (const rule of RULES) {
-    if (!rule.hint.test(out)) continue;
-    rule.pattern.lastIndex = 0;
-    out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: any[]) => string);
+  if (text.length === 0) return text;
+  return mapSegments(text, redactSegment);
+}
+
+/** A line of a private key's body: base64, a `Proc-Type:`-style header, or blank. */
+const KEY_MATERIAL_LINE = /^([ \t]*)(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})?[ \t]*\r?$/;
+/** Longest private key body we follow, in lines (an 8192-bit RSA key has about 100). */
+const MAX_KEY_LINES = 400;
+/** `- name: DB_PASSWORD` in a Kubernetes env list, or `name = "API_TOKEN"`. */
+const NAME_LINE = /^[ \t]*-?[ \t]*["']?name["']?[ \t]*[:=][ \t]*["']?([\w.\-]{1,64})["']?[ \t]*,?[ \t]*\r?$/;
+/** `  value: hunter2`, the line after a NAME_LINE. */
+const VALUE_LINE = /^([ \t]*-?[ \t]*["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]{1,512}?)\2([ \t]*,?[ \t]*\r?)$/;
+
+/**
+ * Redacts a stream line by line, carrying what one line says about the next: inside a
+ * private key block, body lines become markers until the END line; after `name: PASSWORD`,
+ * the `value:` line is a secret. Every input line gives exactly one output line.
+ */
+export class LineRedactor {
+  #inPrivateKey = false;
+  #keyLines = 0;
+  #secretName: string | undefined;
+
+  /** Redacts one line (without its newline). */
+  line(line: string): string {
+    const secretName = this.#secretName;
+    this.#secretName = undefined;
+
+    if (this.#inPrivateKey) {
+      const end = PEM_END.exec(line);
+      if (end !== null) {
+        this.#inPrivateKey = false;
+        const before = line.slice(0, end.index);
+        const indent = /^[ \t]*/.exec(before)?.[0] ?? '';
+        const shownBefore = before.trim() === '' ? before : `${indent}${marker('private-key')}`;
+        return `${shownBefore}${redact(line.slice(end.index))}`;
+      }
+      const material = KEY_MATERIAL_LINE.exec(line);
+      // `Proc-Type:`/`DEK-Info:` headers come first; later, `Word: text` is a log line again.
+      const isHeader = material !== null && line.includes(': ');
+      if (material !== null && this.#keyLines < MAX_KEY_LINES && (!isHeader || this.#keyLines < 3)) {
+        this.#keyLines++;
+        return line.trim() === '' ? line : `${material[1] ?? ''}${marker('private-key')}`;
+      }
+      this.#inPrivateKey = false;
+    }
+
+    if (secretName !== undefined) {
+      const value = VALUE_LINE.exec(line);
+      const verdict = classifyKey(secretName);
+      if (value !== null && verdict !== undefined) {
+        const [, head = '', quote = '', secret = '', tail = ''] = value;
+        if (isSecretValue({ verdict, value: secret, separator: '=', after: '', quoted: quote !== '' })) {
+          return `${head}${quote}${marker(verdict.kind)}${quote}${tail}`;
+        }
+      }
+    }
+
+    const out = redact(line);
+    const begin = PEM_BEGIN.exec(line);
+    if (begin !== null && !PEM_END.test(line.slice(begin.index))) {
+      this.#inPrivateKey = true;
+      this.#keyLines = 0;
+    }
+    const name = NAME_LINE.exec(line);
+    if (name !== null && classifyKey(name[1] ?? '') !== undefined) this.#secretName = name[1];
+    return out;
   }
-  // Past the scan cap nothing is shown: unscanned text could hold anything.
-  return text.length > MAX_SCAN ? `${out}…` : out;
+
+  /**
+   * Redacts part of a line too long to hold in memory; the rest of the line follows in
+   * later calls. A part carries no state into the next line.
+   */
+  fragment(part: string): string {
+    this.#inPrivateKey = false;
+    this.#secretName = undefined;
+    return redact(part);
+  }
 }
