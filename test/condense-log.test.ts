@@ -223,7 +223,7 @@ test('bad options are refused with a stable code', async (t) => {
 test('progress is reported every few MB, and an abort stops the work with WISP_CANCELLED', async (t) => {
   const text = mixedLog(150_000);
   const seen: number[] = [];
-  const whole = await condenseLog([textSource('big', text)], { workers: 2, onProgress: (read) => seen.push(read) });
+  const whole = await condenseLog([textSource('big', text)], { workers: 2, onProgress: (p) => seen.push(p.bytes) });
   t.true(seen.length >= 2, `progress calls: ${seen.length}`);
   t.deepEqual(seen, [...seen].sort((a, b) => a - b));
   t.true(seen[seen.length - 1]! <= Buffer.byteLength(text));

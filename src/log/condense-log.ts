@@ -17,12 +17,15 @@ const WORKER_FILE = new URL('../../workers/condense-log.js', import.meta.url);
 const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8');
 
-/** A chunk of whole lines on its way to a worker, with the input it came from. */
-interface ChunkItem {
-  input: number;
-  info: FormatInfo;
-  chunk: Buffer;
-}
+/**
+ * What flows from reading to merging, in input order: chunks of whole lines, and the end
+ * of each input, read whole or given up on.
+ */
+type Item =
+  | { kind: 'chunk'; input: number; info: FormatInfo; chunk: Buffer }
+  | { kind: 'end'; input: number }
+  | { kind: 'failed'; input: number; reason: string };
+type ChunkItem = Extract<Item, { kind: 'chunk' }>;
 
 /**
  * condense_log over one or more sources, read in order as one log (line numbers run on
@@ -36,43 +39,39 @@ export async function condenseLog(
 ): Promise<CondenseResult> {
   const opts = resolveOptions(options);
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
-  const opened: OpenedSource[] = [];
-  for (const s of sources) opened.push(await s.open());
-
+  // Inputs are opened one at a time as they are read: an archive of thousands of files
+  // holds one open at once. A single input is opened first, to look for a crash report.
+  let first: OpenedSource | undefined;
   if (sources.length === 1) {
-    const peeked = await peek(opened[0]!.chunks, DETECT_BYTES);
-    opened[0]!.chunks = peeked.all;
+    first = await sources[0]!.open();
+    const peeked = await peek(first.chunks, DETECT_BYTES);
+    first.chunks = peeked.all;
     if (looksLikeCrashReport(decoder.decode(peeked.head.subarray(0, DETECT_BYTES)))) {
-      return condenseCrash(sources[0]!.name, opened[0]!, opts);
+      return condenseCrash(sources[0]!.name, first, opts);
     }
   }
+  const skipBad = opts.skipBadInputs ?? sources.length > 1;
 
-  const inputs: InputRead[] = sources.map((s, i) => ({
-    name: s.name,
-    bytes: 0,
-    gzip: opened[i]!.gzip,
-    format: 'plain text',
-    firstLine: 0,
-    lines: 0,
-  }));
-  const knownTotal = opened.every((o) => o.size !== undefined && !o.gzip)
-    ? opened.reduce((n, o) => n + (o.size ?? 0), 0)
-    : undefined;
+  const inputs: InputRead[] = sources.map((s) => ({ name: s.name, bytes: 0, gzip: false, format: 'plain text', firstLine: 0, lines: 0 }));
+  const knownTotal = await totalSize(sources);
   const threads = chooseThreads(opts, knownTotal, pool);
   const ownPool = threads > 0 && pool === undefined ? await WorkerPool.start(threads) : undefined;
   const activePool = threads > 0 ? (pool ?? ownPool) : undefined;
 
   const merger = new LogMerger();
   const tail = { skippedHeadBytes: 0 };
+  const skippedInputs: { name: string; reason: string }[] = [];
   try {
-    let items = readChunks(sources, opened, inputs, opts, knownTotal);
+    let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad);
     if (opts.maxBytes !== undefined) items = keepTail(items, opts.maxBytes, tail);
-    await condenseInOrder(items, merger, inputs, opts, activePool);
+    await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool);
   } finally {
     await ownPool?.close();
   }
+  if (skippedInputs.length === sources.length && sources.length > 1) {
+    throw new WispError('WISP_UNREADABLE', `none of the ${sources.length} inputs could be read (first: ${skippedInputs[0]!.name}: ${skippedInputs[0]!.reason})`);
+  }
 
-  const formats = [...new Set(inputs.map((i) => i.format))];
   const read: LogResult['read'] = {
     inputs,
     bytes: inputs.reduce((n, i) => n + i.bytes, 0),
@@ -80,8 +79,21 @@ export async function condenseLog(
     skippedHeadBytes: tail.skippedHeadBytes,
     cutLines: merger.cut,
     frameLines: merger.skipped,
+    skippedInputs,
   };
-  return rankGroups(merger, opts.top, read, formats.join(', '));
+  const formats = [...new Set(inputs.filter((i) => i.lines > 0 || sources.length === 1).map((i) => i.format))];
+  return rankGroups(merger, opts.top, read, formats.join(', ') || 'plain text');
+}
+
+/** The bytes to expect, where every input can tell (gzip cannot): decides on threads. */
+async function totalSize(sources: LogSource[]): Promise<number | undefined> {
+  let total = 0;
+  for (const s of sources) {
+    const size = s.size === undefined ? undefined : await s.size();
+    if (size === undefined) return undefined;
+    total += size;
+  }
+  return total;
 }
 
 /** The first `bytes` of a stream, and the whole stream again, head included. */
@@ -146,17 +158,22 @@ function chooseThreads(opts: ResolvedOptions, knownTotal: number | undefined, po
   return pool?.threads ?? defaultThreadCount();
 }
 
-/** Reads each input as line chunks, deciding its format from its first DETECT_BYTES. */
+/**
+ * Reads each input as line chunks, deciding its format from its first DETECT_BYTES. With
+ * skipBad, an input that cannot be read (missing, binary, a corrupt gzip, even half-way)
+ * ends with a `failed` item instead of ending the run.
+ */
 async function* readChunks(
   sources: LogSource[],
-  opened: OpenedSource[],
+  first: OpenedSource | undefined,
   inputs: InputRead[],
   opts: ResolvedOptions,
   knownTotal: number | undefined,
-): AsyncGenerator<ChunkItem> {
+  skipBad: boolean,
+): AsyncGenerator<Item> {
   let readSoFar = 0;
   let nextProgress = PROGRESS_EVERY_BYTES;
-  for (let i = 0; i < opened.length; i++) {
+  for (let i = 0; i < sources.length; i++) {
     const input = inputs[i]!;
     async function* counted(src: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       for await (const b of src) {
@@ -164,31 +181,40 @@ async function* readChunks(
         readSoFar += b.length;
         if (opts.onProgress !== undefined && readSoFar >= nextProgress) {
           nextProgress = readSoFar + PROGRESS_EVERY_BYTES;
-          opts.onProgress(readSoFar, knownTotal);
+          opts.onProgress({ bytes: readSoFar, totalBytes: knownTotal, inputsDone: i, inputs: sources.length });
         }
         yield b;
       }
     }
-    const head: Buffer[] = [];
-    let headBytes = 0;
-    let info: FormatInfo | undefined;
-    for await (const chunk of lineChunks(counted(opened[i]!.chunks), { chunkBytes: opts.chunkBytes })) {
-      if (opts.signal?.aborted) throw cancelled();
-      if (info !== undefined) {
-        yield { input: i, info, chunk };
-        continue;
+    try {
+      const opened = i === 0 && first !== undefined ? first : await sources[i]!.open();
+      input.gzip = opened.gzip;
+      const head: Buffer[] = [];
+      let headBytes = 0;
+      let info: FormatInfo | undefined;
+      for await (const chunk of lineChunks(counted(opened.chunks), { chunkBytes: opts.chunkBytes })) {
+        if (opts.signal?.aborted) throw cancelled();
+        if (info !== undefined) {
+          yield { kind: 'chunk', input: i, info, chunk };
+          continue;
+        }
+        head.push(chunk);
+        headBytes += chunk.length;
+        if (headBytes < DETECT_BYTES) continue;
+        info = decide(sources[i]!.name, head, input);
+        for (const c of head.splice(0)) yield { kind: 'chunk', input: i, info, chunk: c };
       }
-      head.push(chunk);
-      headBytes += chunk.length;
-      if (headBytes < DETECT_BYTES) continue;
-      info = decide(sources[i]!.name, head, input);
-      for (const c of head.splice(0)) yield { input: i, info, chunk: c };
-    }
-    if (info === undefined && head.length > 0) {
-      info = decide(sources[i]!.name, head, input);
-      for (const c of head.splice(0)) yield { input: i, info, chunk: c };
+      if (info === undefined && head.length > 0) {
+        info = decide(sources[i]!.name, head, input);
+        for (const c of head.splice(0)) yield { kind: 'chunk', input: i, info, chunk: c };
+      }
+      yield { kind: 'end', input: i };
+    } catch (err) {
+      if (!skipBad || !(err instanceof WispError) || err.code === 'WISP_CANCELLED') throw err;
+      yield { kind: 'failed', input: i, reason: `${err.message} [${err.code}]` };
     }
   }
+  opts.onProgress?.({ bytes: readSoFar, totalBytes: knownTotal, inputsDone: sources.length, inputs: sources.length });
 }
 
 function decide(name: string, head: Buffer[], input: InputRead): FormatInfo {
@@ -216,25 +242,32 @@ function refuseBinary(name: string, head: Buffer): void {
 
 /**
  * Keeps the last maxBytes of the input (whole lines), counting what it skips. Memory stays
- * about maxBytes plus a chunk.
+ * about maxBytes plus a chunk. Input ends and failures pass through.
  */
 async function* keepTail(
-  items: AsyncIterable<ChunkItem>,
+  items: AsyncIterable<Item>,
   maxBytes: number,
   tail: { skippedHeadBytes: number },
-): AsyncGenerator<ChunkItem> {
-  const kept: ChunkItem[] = [];
+): AsyncGenerator<Item> {
+  const kept: Item[] = [];
   let keptBytes = 0;
+  const size = (item: Item): number => (item.kind === 'chunk' ? item.chunk.length : 0);
   for await (const item of items) {
     kept.push(item);
-    keptBytes += item.chunk.length;
-    while (kept.length > 1 && keptBytes - kept[0]!.chunk.length >= maxBytes) {
-      const dropped = kept.shift()!;
-      keptBytes -= dropped.chunk.length;
-      tail.skippedHeadBytes += dropped.chunk.length;
+    keptBytes += size(item);
+    // Drop whole chunks from the head while the rest still holds maxBytes.
+    for (let k = 0; k < kept.length - 1 && keptBytes - size(kept[k]!) >= maxBytes; ) {
+      const head = kept[k]!;
+      if (head.kind !== 'chunk') {
+        k++;
+        continue;
+      }
+      kept.splice(k, 1);
+      keptBytes -= head.chunk.length;
+      tail.skippedHeadBytes += head.chunk.length;
     }
   }
-  const first = kept[0];
+  const first = kept.find((item): item is ChunkItem => item.kind === 'chunk');
   if (first !== undefined && keptBytes > maxBytes) {
     // Cut the first kept chunk after a newline so that at most maxBytes remain.
     const excess = keptBytes - maxBytes;
@@ -242,42 +275,54 @@ async function* keepTail(
     const from = nl < 0 ? first.chunk.length : nl + 1;
     tail.skippedHeadBytes += from;
     first.chunk = Buffer.from(first.chunk.subarray(from));
-    if (first.chunk.length === 0) kept.shift();
+    if (first.chunk.length === 0) kept.splice(kept.indexOf(first), 1);
   }
   yield* kept;
 }
 
 /**
  * Sends chunks to the pool (or condenses them here) with a bounded number in flight, and
- * merges the partials strictly in input order.
+ * merges the partials strictly in input order: each input into a merger of its own, folded
+ * into the whole when the input ends, or dropped (and named) when it failed.
  */
 async function condenseInOrder(
-  items: AsyncIterable<ChunkItem>,
+  items: AsyncIterable<Item>,
   merger: LogMerger,
   inputs: InputRead[],
+  skippedInputs: { name: string; reason: string }[],
   opts: ResolvedOptions,
   pool: WorkerPool | undefined,
 ): Promise<void> {
-  const inFlight: { input: number; partial: Promise<LogPartial> }[] = [];
+  type Queued = { item: Item; partial?: Promise<LogPartial> };
+  const inFlight: Queued[] = [];
   const limit = pool === undefined ? 1 : pool.threads * 2;
-  let currentInput = -1;
+  let current: { input: number; merger: LogMerger } | undefined;
   const mergeOldest = async (): Promise<void> => {
-    const next = inFlight.shift()!;
-    const partial = await next.partial;
-    if (next.input !== currentInput) {
-      currentInput = next.input;
-      merger.startInput();
-      inputs[currentInput]!.firstLine = merger.lines + 1;
+    const { item, partial } = inFlight.shift()!;
+    if (current === undefined || current.input !== item.input) current = { input: item.input, merger: new LogMerger() };
+    if (item.kind === 'chunk') {
+      current.merger.add(await partial!);
+      return;
     }
-    const before = merger.lines;
-    merger.add(partial);
-    inputs[currentInput]!.lines += merger.lines - before;
+    if (item.kind === 'end') {
+      merger.startInput();
+      inputs[item.input]!.firstLine = merger.lines + 1;
+      merger.add(current.merger.toPartial(), item.input);
+      inputs[item.input]!.lines = merger.lines - inputs[item.input]!.firstLine + 1;
+    } else {
+      skippedInputs.push({ name: inputs[item.input]!.name, reason: item.reason });
+    }
+    current = undefined;
   };
   try {
     for await (const item of items) {
       if (opts.signal?.aborted) throw cancelled();
-      opts.tap?.(item.chunk);
-      inFlight.push({ input: item.input, partial: condenseOne(item, pool) });
+      if (item.kind === 'chunk') {
+        opts.tap?.(item.chunk);
+        inFlight.push({ item, partial: condenseOne(item, pool) });
+      } else {
+        inFlight.push({ item });
+      }
       if (inFlight.length >= limit) await mergeOldest();
     }
     while (inFlight.length > 0) await mergeOldest();

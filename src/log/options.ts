@@ -19,13 +19,26 @@ export interface CondenseLogOptions {
   /** Byte budget for the text rendering. Default about 10 KB. */
   textBudget?: number;
   signal?: AbortSignal;
-  /** Called every few MB with the bytes read so far and the total where known. */
-  onProgress?: (bytesRead: number, totalBytes: number | undefined) => void;
+  /** Called every few MB, and at the end, with what has been read so far. */
+  onProgress?: (progress: ReadProgress) => void;
+  /**
+   * Report and skip an input that cannot be read (missing, binary, a corrupt gzip) instead
+   * of failing the run. Default: on when there are several inputs.
+   */
+  skipBadInputs?: boolean;
   /**
    * Sees every byte that is condensed, in order, synchronously (before a chunk is handed
    * to a worker): how the MCP server keeps exactly what was read behind a handle.
    */
   tap?: (bytes: Buffer) => void;
+}
+
+export interface ReadProgress {
+  bytes: number;
+  /** Where every input's size is known beforehand (not for gzip or stdin). */
+  totalBytes: number | undefined;
+  inputsDone: number;
+  inputs: number;
 }
 
 export interface ResolvedOptions {
@@ -37,6 +50,7 @@ export interface ResolvedOptions {
   signal: AbortSignal | undefined;
   onProgress: CondenseLogOptions['onProgress'];
   tap: CondenseLogOptions['tap'];
+  skipBadInputs: boolean | undefined;
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number): number {
@@ -57,5 +71,6 @@ export function resolveOptions(o: CondenseLogOptions = {}): ResolvedOptions {
     signal: o.signal,
     onProgress: o.onProgress,
     tap: o.tap,
+    skipBadInputs: o.skipBadInputs,
   };
 }

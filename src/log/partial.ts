@@ -22,6 +22,8 @@ export interface GroupStat {
   /** The head line of the group's first record, and the first continuation lines after it. */
   example: string;
   exampleMore: string[];
+  /** Records per input (by input index), kept when inputs are merged into one result. */
+  perInput?: Record<number, number>;
 }
 
 /**
@@ -46,4 +48,6 @@ export interface LogPartial {
   groups: GroupStat[];
   /** The chunk's last record, so the next chunk's lead can continue it. */
   last: { key: string; exampleRecord: boolean } | null;
+  /** Templates past the group cap: counted, not kept (a merged span's partial only). */
+  overflow?: { records: number; lines: number; bySeverity: number[] };
 }

@@ -47,6 +47,8 @@ export interface LogResult {
     cutLines: number;
     /** log show headers and footers, read but not log lines. */
     frameLines: number;
+    /** Inputs that could not be read, and why: reported and left out. */
+    skippedInputs: { name: string; reason: string }[];
   };
   format: string;
   /** Log lines (read.lines less header and footer lines), records, distinct groups. */

@@ -32,12 +32,16 @@ export class LogMerger {
     this.#last = null;
   }
 
-  add(p: LogPartial): void {
+  /**
+   * Adds the next span's partial. With `input`, the partial is a whole input's (its lead
+   * is empty: an input starts no earlier record) and its groups count towards that input.
+   */
+  add(p: LogPartial, input?: number): void {
     const offset = this.lines;
     if (p.lead.lines > 0) {
       // Until an input's first record, its lines have nothing to continue: each stands alone.
       if (this.#last === null) {
-        for (const g of p.lead.standalone) this.#addGroup(g, offset);
+        for (const g of p.lead.standalone) this.#addGroup(g, offset, input);
       } else {
         const g = this.groups.get(this.#last.key);
         if (g === undefined) {
@@ -56,7 +60,12 @@ export class LogMerger {
     }
     const fresh = new Set<string>();
     for (const g of p.groups) {
-      if (this.#addGroup(g, offset)) fresh.add(g.key);
+      if (this.#addGroup(g, offset, input)) fresh.add(g.key);
+    }
+    if (p.overflow !== undefined) {
+      this.overflow.records += p.overflow.records;
+      this.overflow.lines += p.overflow.lines;
+      p.overflow.bySeverity.forEach((n, s) => (this.overflow.bySeverity[s]! += n));
     }
     if (p.last !== null) {
       const severity = Number(p.last.key.slice(0, p.last.key.indexOf(':'))) as Severity;
@@ -69,13 +78,14 @@ export class LogMerger {
   }
 
   /** Returns true when the group was new. */
-  #addGroup(g: GroupStat, offset: number): boolean {
+  #addGroup(g: GroupStat, offset: number, input: number | undefined): boolean {
     const existing = this.groups.get(g.key);
     if (existing !== undefined) {
       existing.records += g.records;
       existing.lines += g.lines;
       existing.lastLine = g.lastLine + offset;
       existing.lastTime = g.lastTime;
+      if (input !== undefined) (existing.perInput ??= {})[input] = (existing.perInput[input] ?? 0) + g.records;
       return false;
     }
     if (this.groups.size >= MAX_GROUPS) {
@@ -84,8 +94,25 @@ export class LogMerger {
     }
     g.firstLine += offset;
     g.lastLine += offset;
+    if (input !== undefined) g.perInput = { [input]: g.records };
     this.groups.set(g.key, g);
     return true;
+  }
+
+  /**
+   * Everything merged so far as one partial, to be merged again: merging is associative,
+   * so a whole input can be condensed apart and folded in (or dropped) as a unit.
+   */
+  toPartial(): LogPartial {
+    return {
+      lines: this.lines,
+      skipped: this.skipped,
+      cut: this.cut,
+      lead: { lines: 0, lastLine: 0, texts: [], standalone: [] },
+      groups: [...this.groups.values()],
+      last: this.#last === null ? null : { key: this.#last.key, exampleRecord: this.#last.exampleRecord },
+      overflow: this.overflow,
+    };
   }
 
   #countOverflow(severity: Severity, records: number, lines: number): void {

@@ -10,6 +10,8 @@ export interface LogSource {
   name: string;
   /** Checks that it can be read (a missing file fails here, before any work starts). */
   open(): Promise<OpenedSource>;
+  /** Bytes to expect, where known before reading (not for gzip or streams). */
+  size?(): Promise<number | undefined>;
 }
 
 export interface OpenedSource {
@@ -29,6 +31,15 @@ const GZIP_MAGIC_1 = 0x8b;
 export function fileSource(path: string): LogSource {
   return {
     name: path,
+    async size() {
+      if (path.endsWith('.gz')) return undefined;
+      try {
+        const info = await stat(path);
+        return info.isFile() ? info.size : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     async open() {
       let info;
       try {

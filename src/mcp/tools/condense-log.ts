@@ -91,7 +91,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
               maxBytes: AGENT_MAX_BYTES,
               signal,
               tap: (bytes) => writer.write(bytes),
-              onProgress: (done, total) => progress.report(done, total, `read ${mb(done)}${total !== undefined ? ` of ${mb(total)}` : ''} MB`),
+              onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
             },
             await ctx.pool(),
           );
