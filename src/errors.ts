@@ -8,6 +8,7 @@ export type WispErrorCode =
   | 'WISP_FILE_NOT_FOUND'
   | 'WISP_NOT_A_FILE'
   | 'WISP_UNREADABLE'
+  | 'WISP_UNAVAILABLE'
   | 'WISP_BINARY_INPUT'
   | 'WISP_BAD_GZIP'
   | 'WISP_EMPTY_INPUT'

@@ -7,6 +7,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
     load: async () => (await import('./commands/log.js')).runLog,
   },
+  info: {
+    summary: 'facts about this machine: wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]',
+    load: async () => (await import('./commands/info.js')).runInfo,
+  },
   redact: {
     summary: 'redact credentials and personal data, line by line: wisp redact < FILE',
     load: async () => (await import('./commands/redact.js')).runRedact,

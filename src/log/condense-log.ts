@@ -80,6 +80,7 @@ export async function condenseLog(
     cutLines: merger.cut,
     frameLines: merger.skipped,
     skippedInputs,
+    notes: [],
   };
   const formats = [...new Set(inputs.filter((i) => i.lines > 0 || sources.length === 1).map((i) => i.format))];
   return rankGroups(merger, opts.top, read, formats.join(', ') || 'plain text');

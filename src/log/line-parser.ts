@@ -164,6 +164,8 @@ export class LineParser {
       if (tab < 0) break;
       p = tab + 1;
     }
+    // A job and step (gh run view) are part of the event; a syslog <PRI> is not.
+    const fieldsEnd = p;
     let declared: Severity | undefined;
     // Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time.
     const first = prefix.charCodeAt(p);
@@ -190,9 +192,8 @@ export class LineParser {
       this.kind = LineKind.Head;
       this.time = prefix.slice(ts.start, ts.end);
       this.severity = declared ?? declaredLevel(prefix, msg) ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
-      // What came before the time (a job and step, a container name) is part of the event.
       this.scanner.begin(buf);
-      if (p > contentStart) this.scanner.add(s + contentStart, s + ts.start);
+      if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
       this.scanner.add(s + msg, e);
       return;
     }

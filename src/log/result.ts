@@ -49,6 +49,8 @@ export interface LogResult {
     frameLines: number;
     /** Inputs that could not be read, and why: reported and left out. */
     skippedInputs: { name: string; reason: string }[];
+    /** What the source could not see (another user's journal entries, ...). */
+    notes: string[];
   };
   format: string;
   /** Log lines (read.lines less header and footer lines), records, distinct groups. */

@@ -29,6 +29,8 @@ export function renderLogText(r: LogResult, budget: number): string {
   if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
   if (r.read.cutLines > 0) notes.push(`${n(r.read.cutLines)} lines of 64 KB or more were cut to 64 KB`);
   if (r.read.frameLines > 0) notes.push(`${n(r.read.frameLines)} header/footer lines are not log lines`);
+  for (const s of r.read.skippedInputs) notes.push(`skipped ${s.name}: ${s.reason}`);
+  notes.push(...r.read.notes);
   for (const note of notes) head.push(`note: ${note}`);
   head.push(
     `found ${n(r.totals.groups)} groups in ${n(r.totals.records)} records; showing ${r.groups.length}, ranked by severity, then count`,

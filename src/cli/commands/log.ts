@@ -4,11 +4,13 @@ import { condenseLog } from '../../log/condense-log.js';
 import type { CondenseLogOptions } from '../../log/options.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { renderLogText } from '../../render/log-text.js';
+import { journalSource } from '../../source/journal-source.js';
 import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
 import { parseByteCount, parseInteger } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
-export const LOG_USAGE = 'wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]';
+export const LOG_USAGE =
+  'wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
   let parsed;
@@ -21,6 +23,9 @@ export const runLog: CommandRunner = async (args, io) => {
         top: { type: 'string' },
         workers: { type: 'string' },
         'max-bytes': { type: 'string' },
+        last: { type: 'string' },
+        process: { type: 'string' },
+        subsystem: { type: 'string' },
         // Not for users: lets tests prove that results do not depend on the chunk size.
         'chunk-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -39,6 +44,20 @@ export const runLog: CommandRunner = async (args, io) => {
   if (values.workers !== undefined) options.workers = parseInteger('--workers', values.workers, 0, 64);
   if (values['max-bytes'] !== undefined) options.maxBytes = parseByteCount('--max-bytes', values['max-bytes']);
   if (values['chunk-bytes'] !== undefined) options.chunkBytes = parseByteCount('--chunk-bytes', values['chunk-bytes']);
+
+  if (values.last !== undefined || values.process !== undefined || values.subsystem !== undefined) {
+    if (values.last === undefined) throw new WispError('WISP_BAD_ARGUMENT', '--process and --subsystem filter the system log: give --last too');
+    if (positionals.length > 0) throw new WispError('WISP_BAD_ARGUMENT', 'read either files or the system log (--last), not both');
+    const journal = journalSource({
+      last: values.last,
+      ...(values.process !== undefined ? { process: values.process } : {}),
+      ...(values.subsystem !== undefined ? { subsystem: values.subsystem } : {}),
+    });
+    const result = await condenseLog([journal], options);
+    if (result.kind === 'log') result.read.notes.push(...journal.notes);
+    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.kind === 'log' ? renderLogText(result, 10_000) : '');
+    return 0;
+  }
 
   const paths = positionals.length > 0 ? positionals : ['-'];
   if (paths.length === 1 && paths[0] === '-' && positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {

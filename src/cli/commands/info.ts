@@ -1,0 +1,67 @@
+/**
+ * `wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]`: system_info
+ * from the command line. Arguments are validated before any probe runs.
+ */
+import { parseArgs } from 'node:util';
+import { WispError } from '../../errors.js';
+import { systemInfo, TOPICS } from '../../system-info/index.js';
+import type { CommandRunner } from '../io.js';
+
+export const INFO_USAGE = 'wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]';
+/** The line for `wisp --help`. */
+export const INFO_SUMMARY = `facts about this machine: ${INFO_USAGE}`;
+
+const HELP = `usage: ${INFO_USAGE}
+
+topics:
+  ports        listening TCP and UDP sockets and their processes (--port N for one port)
+  freeSpace    each filesystem's size, use and what is still available
+  folderSizes  the folders inside --path DIR, largest first (du, at most 30 s)
+  processes    the busiest processes by CPU over 0.5 s, then by memory
+  memory       total, used, available, and the largest processes
+  process      one program by --process NAME (exact, with its children) or PID
+  battery      charge, status and time left, or that there is none
+  system       OS, kernel, uptime, load, CPUs, container
+  network      interfaces, addresses, default route, DNS
+
+Answers are at most 15 rows and 4 KiB, say what could not be seen, and redact command lines.
+`;
+
+export const runInfo: CommandRunner = async (args, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        process: { type: 'string' },
+        path: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${INFO_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new WispError(
+      'WISP_BAD_ARGUMENT',
+      positionals.length === 0 ? `name one topic: ${TOPICS.join(', ')}` : `one topic at a time, got ${positionals.length}: ${positionals.join(' ')}`,
+      `usage: ${INFO_USAGE}`,
+    );
+  }
+  const answer = await systemInfo({
+    topic: positionals[0]!,
+    port: values.port,
+    process: values.process,
+    path: values.path,
+  });
+  io.stdout.write(values.json ? `${JSON.stringify(answer, null, 2)}\n` : answer.text);
+  return 0;
+};

@@ -1,0 +1,98 @@
+/**
+ * Loads wisp's native library (native/build/libwisp.so or .dylib, built by
+ * `node native/build.mjs`) through koffi and declares its C ABI (native/include/wisp.h).
+ * Loaded once, on first use: commands that need no native call never load it.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { load, struct, array, type TypeObject } from 'koffi';
+import { WispError } from '../errors.js';
+import { UNAVAILABLE } from './unavailable.js';
+
+/** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
+export const ABI_VERSION = 1;
+
+export const Status = {
+  Ok: 0,
+  End: 1,
+  Cancelled: 2,
+  System: 3,
+  Unavailable: 4,
+  Argument: 5,
+  Memory: 6,
+} as const;
+
+/** A declared C function: called directly (sync) or through `async` with a callback. */
+export type KoffiFunction = ((...args: unknown[]) => unknown) & { async: (...args: unknown[]) => void };
+
+/** The exported functions; pointers are BigInt in koffi 3. */
+export interface NativeLibrary {
+  path: string;
+  platform: 'linux' | 'macos';
+  resultType: TypeObject;
+  resultFree: KoffiFunction;
+  cancelNew: KoffiFunction;
+  cancelSet: KoffiFunction;
+  cancelRelease: KoffiFunction;
+  processes: KoffiFunction;
+  ports: KoffiFunction;
+  logNew: KoffiFunction;
+  logOpen: KoffiFunction;
+  logRead: KoffiFunction;
+  logClose: KoffiFunction;
+}
+
+/** From dist/src/native/ or src/native/, the repository's native/build/. */
+export function libraryPath(): string {
+  const file = process.platform === 'darwin' ? 'libwisp.dylib' : 'libwisp.so';
+  const fromDist = fileURLToPath(new URL(`../../../native/build/${file}`, import.meta.url));
+  const fromSrc = fileURLToPath(new URL(`../../native/build/${file}`, import.meta.url));
+  return existsSync(fromDist) || !existsSync(fromSrc) ? fromDist : fromSrc;
+}
+
+let loaded: NativeLibrary | undefined;
+
+export function nativeLibrary(): NativeLibrary {
+  if (loaded !== undefined) return loaded;
+  if (process.platform !== 'linux' && process.platform !== 'darwin') {
+    throw new WispError(UNAVAILABLE, `wisp's native library supports Linux and macOS, not ${process.platform}`);
+  }
+  const path = libraryPath();
+  if (!existsSync(path)) {
+    throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, 'run: node native/build.mjs');
+  }
+  let lib;
+  try {
+    lib = load(path);
+  } catch (err) {
+    throw new WispError(UNAVAILABLE, `wisp's native library could not be loaded: ${(err as Error).message}`, 'rebuild it: node native/build.mjs');
+  }
+  const version = lib.func('int32_t wisp_abi_version(void)')() as number;
+  if (version !== ABI_VERSION) {
+    throw new WispError(UNAVAILABLE, `wisp's native library has ABI ${version}, this wisp needs ${ABI_VERSION}`, 'rebuild it: node native/build.mjs');
+  }
+  const resultType = struct({
+    data: 'void *',
+    len: 'int64_t',
+    status: 'int32_t',
+    sys_errno: 'int32_t',
+    message: array('char', 240, 'String'),
+  });
+  const platform = lib.func('const char *wisp_platform(void)')() as string;
+  loaded = {
+    path,
+    platform: platform === 'macos' ? 'macos' : 'linux',
+    resultType,
+    resultFree: lib.func('void wisp_result_free(void *r)'),
+    cancelNew: lib.func('int32_t wisp_cancel_new(void)'),
+    cancelSet: lib.func('void wisp_cancel_set(int32_t token)'),
+    cancelRelease: lib.func('void wisp_cancel_release(int32_t token)'),
+    processes: lib.func('void *wisp_processes(int32_t token, int32_t sample_ms)'),
+    ports: lib.func('void *wisp_ports(int32_t token, int32_t flags)'),
+    logNew: lib.func('void *wisp_log_new(void)'),
+    logOpen: lib.func('void *wisp_log_open(void *log, const char *file, int64_t since_usec, int64_t until_usec, const char *process, const char *subsystem)'),
+    logRead: lib.func('void *wisp_log_read(void *log, int32_t token, int32_t max_bytes)'),
+    logClose: lib.func('void wisp_log_close(void *log)'),
+  };
+  return loaded;
+}
