@@ -7,6 +7,7 @@ import { RawStore, type RawStoreLimits } from './raw-store.js';
 import { AllowedRoots } from './roots.js';
 import { registerCondenseLog } from './tools/condense-log.js';
 import { registerGrepRaw } from './tools/grep-raw.js';
+import { registerSystemInfo } from './tools/system-info.js';
 
 export interface WispServerOptions {
   /** Folders paths may name, besides the client's own roots. */
@@ -28,7 +29,7 @@ export async function createWispServer(options: WispServerOptions): Promise<{ se
     {
       capabilities: { tools: {}, resources: {} },
       instructions:
-        'wisp condenses large machine output. Use condense_log for logs, CI output and crash reports, and grep_raw on its handle to search what the condensed view left out.',
+        'wisp condenses large machine output. Use condense_log for logs, CI output, crash reports and the system log, grep_raw on a result\'s handle to search what the condensed view left out, and system_info for ports, processes, disk and memory.',
     },
   );
   const context = new ServerContext({
@@ -42,6 +43,7 @@ export async function createWispServer(options: WispServerOptions): Promise<{ se
 
   registerCondenseLog(context);
   registerGrepRaw(context);
+  registerSystemInfo(context);
 
   // The client's roots widen the allowed folders; they are read once ready and again on change.
   const refreshRoots = async (): Promise<void> => {

@@ -96,7 +96,7 @@ export function journalSource(options: JournalSourceOptions): JournalSource {
       if (!reader.hasFiles) {
         reader.close();
         throw new WispError(
-          'WISP_UNREADABLE',
+          'WISP_UNAVAILABLE',
           'no systemd journal files can be read here (none in /var/log/journal or /run/log/journal, or none this user may read)',
           'on a machine without journald there is no system log to read; a log file can be named instead',
         );

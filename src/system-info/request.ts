@@ -68,12 +68,15 @@ export function parseProcessTarget(value: string): ProcessTarget {
     throw bad(`a process name is 1 to ${MAX_NAME_CHARS} printable characters`);
   }
   if (v.includes('/')) throw bad(`give the program's name, not a path: '${v}'`, `e.g. ${v.split('/').pop() || 'node'}`);
+  // A value that reads as a flag is refused wherever a value is expected (no flag injection).
+  if (v.startsWith('-')) throw bad(`a process name cannot start with '-': '${v}'`);
   return { name: v };
 }
 
 /** A folder that exists; returned as its real absolute path (du does not follow a symlink it is given). */
 export async function parseFolder(path: string): Promise<string> {
   if (path.trim() === '' || path.includes('\u0000')) throw bad('topic folderSizes needs a path to an existing folder');
+  if (path.startsWith('-')) throw bad(`a folder path cannot start with '-': '${path}'`, 'give ./' + path);
   const absolute = resolve(path);
   let info;
   try {

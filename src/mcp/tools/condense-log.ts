@@ -5,7 +5,9 @@ import { AGENT_MAX_BYTES } from '../../log/options.js';
 import type { CondenseResult } from '../../log/result.js';
 import { renderLogText } from '../../render/log-text.js';
 import { commandWarning, type CommandResult } from '../../source/command.js';
+import { journalSource } from '../../source/journal-source.js';
 import { fileSource, textSource, type LogSource } from '../../source/log-source.js';
+import { WispError } from '../../errors.js';
 import { mb, progressReporter, toolError, type ServerContext } from '../context.js';
 import type { RawPayload } from '../raw-store.js';
 import { resolveSource, sourceFields } from '../sources.js';
@@ -61,6 +63,13 @@ export function registerCondenseLog(ctx: ServerContext): void {
         'Condenses a log, CI output, a command\'s output or a macOS crash report into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time and a redacted example. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. The result carries a handle; search the full raw text with grep_raw.',
       inputSchema: {
         ...sourceFields,
+        last: z
+          .string()
+          .regex(/^[1-9]\d{0,4}[smhd]$/)
+          .optional()
+          .describe('Read the system log (the systemd journal) for this long back, such as 10m or 2h, at most 1d.'),
+        process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
+        subsystem: z.string().min(1).max(256).optional().describe('With last: only this systemd unit (on macOS, a log subsystem).'),
         top: z.number().int().min(1).max(100).optional().describe(`How many groups to show (default ${MCP_TOP}).`),
       },
       outputSchema: outputShape,
@@ -72,14 +81,30 @@ export function registerCondenseLog(ctx: ServerContext): void {
       let label = args.path ?? (args.text !== undefined ? 'text' : `command: ${(args.command ?? []).join(' ')}`);
       let command: CommandResult | undefined;
       try {
-        const resolved = await resolveSource(ctx, 'condense_log', args, extra, signal);
-        label = resolved.label;
+        if ((args.process !== undefined || args.subsystem !== undefined) && args.last === undefined) {
+          throw new WispError('WISP_BAD_ARGUMENT', 'process and subsystem filter the system log: give last too');
+        }
         let source: LogSource;
-        if (resolved.kind === 'path') source = fileSource(resolved.path);
-        else if (resolved.kind === 'text') source = textSource('text', resolved.text);
-        else {
-          command = resolved.result;
-          source = textSource(resolved.label, command.output);
+        let notes: string[] = [];
+        if (args.last !== undefined && args.path === undefined && args.text === undefined && args.command === undefined) {
+          const journal = journalSource({
+            last: args.last,
+            ...(args.process !== undefined ? { process: args.process } : {}),
+            ...(args.subsystem !== undefined ? { subsystem: args.subsystem } : {}),
+            signal,
+          });
+          label = journal.name;
+          source = journal;
+          notes = journal.notes;
+        } else {
+          const resolved = await resolveSource(ctx, 'condense_log', args, extra, signal);
+          label = resolved.label;
+          if (resolved.kind === 'path') source = fileSource(resolved.path);
+          else if (resolved.kind === 'text') source = textSource('text', resolved.text);
+          else {
+            command = resolved.result;
+            source = textSource(resolved.label, command.output);
+          }
         }
         const writer = ctx.store.begin(label);
         let result: CondenseResult;
@@ -100,6 +125,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
           throw err;
         }
         const payload = writer.finish();
+        if (result.kind === 'log') result.read.notes.push(...notes);
         ctx.audit.record({ tool: 'condense_log', source: label, outcome: 'ok', bytes: result.read.bytes, ...commandFields(command) });
         return {
           content: [{ type: 'text' as const, text: renderText(result, payload, command) }],
