@@ -5,6 +5,7 @@ import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
 import { runCli, tempDir, writeTemp } from './helpers.js';
 
 const dir = tempDir('cli-log');
+const emptyDir = tempDir('cli-log-empty');
 
 test('text output is byte-identical across worker counts and chunk sizes', async (t) => {
   const file = writeTemp(dir, 'mixed.log', mixedLog(20_000) + javaServiceLog(2_000));
@@ -58,7 +59,7 @@ test('gzip files and stdin are read; several files in one call', async (t) => {
 test('bad input: a clear one-line error with a code, exit 2', async (t) => {
   const cases: [string[], string, string | Buffer | undefined][] = [
     [['log', `${dir}/missing.log`], 'WISP_FILE_NOT_FOUND', undefined],
-    [['log', dir], 'WISP_NOT_A_FILE', undefined],
+    [['log', emptyDir], 'WISP_NOT_A_FILE', undefined],
     [['log', writeTemp(dir, 'bin.dat', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3, 0, 0, 0]))], 'WISP_BINARY_INPUT', undefined],
     [['log', writeTemp(dir, 'bad.gz', Buffer.concat([gzipSync('hello\n'.repeat(1000)).subarray(0, 30), Buffer.from('garbage')]))], 'WISP_BAD_GZIP', undefined],
     [['log', '--top', '0', '-'], 'WISP_BAD_ARGUMENT', 'x\n'],

@@ -17,6 +17,11 @@ export interface ShownGroup {
   lastLine: number;
   firstTime: string | null;
   lastTime: string | null;
+  /** With several inputs: where the group occurs (most records first, at most 5) and in how many inputs. */
+  inputs?: { name: string; count: number }[];
+  inputCount?: number;
+  /** With several inputs: the input and line (in that input) of the group's first line. */
+  firstAt?: { name: string; line: number };
 }
 
 export interface InputRead {

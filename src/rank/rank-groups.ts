@@ -1,5 +1,5 @@
 import type { GroupStat } from '../log/partial.js';
-import type { LogResult, ShownGroup, SeverityCount } from '../log/result.js';
+import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/result.js';
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { redact } from '../redact/index.js';
@@ -54,7 +54,7 @@ export function rankGroups(
     format,
     totals: { lines: merger.lines - merger.skipped, records, groups: all.length },
     linesBySeverity,
-    groups: shown.map(toShown),
+    groups: shown.map((g, i) => withInputs(toShown(g, i), g, read.inputs)),
     omitted: {
       groups: all.length - shown.length,
       records: omittedRecords,
@@ -62,6 +62,23 @@ export function rankGroups(
       bySeverity,
       overflowLines: merger.overflow.lines,
     },
+  };
+}
+
+const SHOWN_INPUTS = 5;
+
+/** Where a group occurs, when there are several inputs: the question batch users ask. */
+function withInputs(shown: ShownGroup, g: GroupStat, inputs: InputRead[]): ShownGroup {
+  if (inputs.length < 2 || g.perInput === undefined) return shown;
+  const counts = Object.entries(g.perInput)
+    .map(([i, count]) => ({ index: Number(i), count }))
+    .sort((a, b) => b.count - a.count || a.index - b.index);
+  const first = inputs.find((inp) => inp.lines > 0 && g.firstLine >= inp.firstLine && g.firstLine < inp.firstLine + inp.lines);
+  return {
+    ...shown,
+    inputs: counts.slice(0, SHOWN_INPUTS).map((c) => ({ name: inputs[c.index]!.name, count: c.count })),
+    inputCount: counts.length,
+    ...(first !== undefined ? { firstAt: { name: first.name, line: g.firstLine - first.firstLine + 1 } } : {}),
   };
 }
 

@@ -68,6 +68,12 @@ function renderGroup(g: ShownGroup): string {
   let time = '';
   if (g.firstTime !== null) time = g.firstTime === g.lastTime ? `  at ${g.firstTime}` : `  ${g.firstTime} .. ${g.lastTime ?? ''}`;
   let s = `\n#${g.rank} ${g.severity.toUpperCase()} x${n(g.count)}${extra}  ${lines}${time}\n`;
+  if (g.inputs !== undefined && g.inputCount !== undefined) {
+    const list = g.inputs.map((i) => `${i.name} x${n(i.count)}`).join(', ');
+    const more = g.inputCount > g.inputs.length ? `, ${n(g.inputCount - g.inputs.length)} more` : '';
+    const first = g.firstAt !== undefined ? `; first at ${g.firstAt.name}:${n(g.firstAt.line)}` : '';
+    s += `  in ${n(g.inputCount)} ${g.inputCount === 1 ? 'input' : 'inputs'}: ${list}${more}${first}\n`;
+  }
   s += `  ${clip(g.template, TEMPLATE_CHARS)}\n`;
   s += `  e.g. ${clip(g.example, EXAMPLE_CHARS)}\n`;
   for (const more of g.exampleMore) s += `     | ${clip(more, CONTINUATION_CHARS)}\n`;

@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { WispError } from '../../errors.js';
+import { isWispError, WispError } from '../../errors.js';
+import type { CondenseResult } from '../../log/result.js';
+import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
+import { expandPaths } from '../../source/expand-paths.js';
+import { progressBar } from '../progress-bar.js';
 import { condenseLog } from '../../log/condense-log.js';
 import type { CondenseLogOptions } from '../../log/options.js';
 import { renderCrashReport } from '../../crash/index.js';
@@ -10,7 +14,7 @@ import { parseByteCount, parseInteger } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const LOG_USAGE =
-  'wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
+  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
   let parsed;
@@ -20,6 +24,7 @@ export const runLog: CommandRunner = async (args, io) => {
       allowPositionals: true,
       options: {
         json: { type: 'boolean', default: false },
+        'per-file': { type: 'boolean', default: false },
         top: { type: 'string' },
         workers: { type: 'string' },
         'max-bytes': { type: 'string' },
@@ -59,16 +64,47 @@ export const runLog: CommandRunner = async (args, io) => {
     return 0;
   }
 
-  const paths = positionals.length > 0 ? positionals : ['-'];
-  if (paths.length === 1 && paths[0] === '-' && positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {
+  if (positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {
     throw new WispError('WISP_BAD_ARGUMENT', `no input: name a log file or pipe one in; usage: ${LOG_USAGE}`);
   }
+  const paths = await expandPaths(positionals.length > 0 ? positionals : ['-']);
   if (paths.filter((p) => p === '-').length > 1) throw new WispError('WISP_BAD_ARGUMENT', 'stdin (-) can be read only once');
-  const sources: LogSource[] = paths.map((p) => (p === '-' ? streamSource('-', io.stdin) : fileSource(p)));
+  const sourceOf = (p: string): LogSource => (p === '-' ? streamSource('-', io.stdin) : fileSource(p));
 
-  const result = await condenseLog(sources, options);
-  if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else if (result.kind === 'crash') io.stdout.write(`read ${result.read.bytes} bytes from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`);
-  else io.stdout.write(renderLogText(result, 10_000));
-  return 0;
+  const bar = progressBar(io.stderr);
+  options.onProgress = bar.update;
+  try {
+    if (!values['per-file']) {
+      io.stdout.write(render(await condenseLog(paths.map(sourceOf), options), values.json) + (values.json ? '\n' : ''));
+      return 0;
+    }
+    // One report per input: the same condenser, once per file, one pool for them all.
+    const pool = options.workers === 0 ? undefined : await WorkerPool.start(options.workers ?? defaultThreadCount());
+    try {
+      const reports: unknown[] = [];
+      for (const p of paths) {
+        let result: CondenseResult | { name: string; error: string };
+        try {
+          result = await condenseLog([sourceOf(p)], options, pool);
+        } catch (err) {
+          if (!isWispError(err)) throw err;
+          result = { name: p, error: `${err.message} [${err.code}]` };
+        }
+        if (values.json) reports.push(result);
+        else io.stdout.write(`== ${p}\n${'error' in result ? `skipped: ${result.error}\n` : render(result, false)}\n`);
+      }
+      if (values.json) io.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+    } finally {
+      await pool?.close();
+    }
+    return 0;
+  } finally {
+    bar.done();
+  }
 };
+
+function render(result: CondenseResult, json: boolean): string {
+  if (json) return JSON.stringify(result, null, 2);
+  if (result.kind === 'crash') return `read ${result.read.bytes} bytes from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`;
+  return renderLogText(result, 10_000);
+}
