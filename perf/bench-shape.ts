@@ -1,0 +1,221 @@
+/**
+ * json_shape against baselines measured in the same process on the same files:
+ *
+ *   API export (16 MiB array of records):  read + JSON.parse          target <= 1.2x
+ *   map-like (16 MiB, 60,000 id keys):      read + JSON.parse          target: no slower than the API export
+ *   JSON Lines (100 MB, streamed):          read + JSON.parse per line, one thread
+ *                                                                      target >= 1.5x the throughput
+ *
+ * Times are medians of interleaved runs (baseline, json_shape, baseline, ...), so load
+ * from other processes hits both alike; read the ratios, not the milliseconds. Peak
+ * memory is measured per case in a child process (its peak RSS covers worker threads).
+ *
+ *   npx tsc -p . && node dist/perf/bench-shape.js [--runs N] [--quick] [--json]
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiExport, jsonLinesPieces, mapLike } from '../fixtures/json.js';
+import { jsonShape, type ShapeOptions } from '../src/shape/index.js';
+
+const MIB = 1024 * 1024;
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+
+// ---- child mode: run one case once and report peak memory --------------------------------
+if (args[0] === '--child') {
+  const [, which, path] = args;
+  const before = process.memoryUsage().rss;
+  if (which === 'parse') JSON.parse(readFileSync(path as string, 'utf8'));
+  else if (which === 'lines') await parseLines(path as string);
+  else await jsonShape({ path: path as string }, JSON.parse(which as string) as ShapeOptions);
+  process.stdout.write(JSON.stringify({ before, maxRss: peakRss() }));
+  process.exit(0);
+}
+
+/**
+ * This process's peak RSS. On Linux from VmHWM, which starts fresh at exec; getrusage's
+ * maxRSS does not (a child spawned by a big parent would report the parent's size).
+ */
+function peakRss(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m !== null) return Number(m[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+const runs = Number(flag('--runs') ?? 5);
+const quick = args.includes('--quick');
+const asJson = args.includes('--json');
+const JSONL_BYTES = quick ? 20_000_000 : 100_000_000;
+const DOC_BYTES = 16 * MIB - 4096; // under the 16 MiB agent cap
+
+const dir = mkdtempSync(join(tmpdir(), 'wisp-bench-shape-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const SELF = fileURLToPath(import.meta.url);
+
+/** The JSON Lines baseline: stream the file, split lines, JSON.parse each, on this thread. */
+async function parseLines(path: string): Promise<number> {
+  let carry = '';
+  let count = 0;
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: MIB })) {
+    const text = carry + (chunk as string);
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      if (nl > start) {
+        JSON.parse(text.slice(start, nl));
+        count++;
+      }
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+  }
+  if (carry.trim() !== '') {
+    JSON.parse(carry);
+    count++;
+  }
+  return count;
+}
+
+async function writePieces(path: string, pieces: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  for (const piece of pieces) if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
+  await new Promise<void>((r) => out.end(r));
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** Interleaved runs of the baseline and each contender; medians in ms. */
+async function race(fns: (() => unknown)[]): Promise<number[]> {
+  const times: number[][] = fns.map(() => []);
+  await fns[0]?.(); // warm up the code paths once
+  for (let r = 0; r < runs; r++) {
+    for (const [i, fn] of fns.entries()) {
+      const t0 = performance.now();
+      await fn();
+      (times[i] as number[]).push(performance.now() - t0);
+    }
+  }
+  return times.map(median);
+}
+
+function peakMemory(which: string, path: string): number {
+  const child = spawnSync(process.execPath, [SELF, '--child', which, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`child ${which} failed: ${child.stderr}`);
+  return (JSON.parse(child.stdout) as { maxRss: number }).maxRss;
+}
+
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
+const ms = (t: number): string => `${t.toFixed(0)} ms`;
+
+interface Row {
+  case: string;
+  input: string;
+  baseline: string;
+  baselineMs: number;
+  shapeMs: number;
+  ratio: string;
+  target: string;
+  peakBaseline: string;
+  peakShape: string;
+}
+
+const rows: Row[] = [];
+const workers = availableParallelism();
+
+// ---- the documents --------------------------------------------------------------------------
+const apiPath = join(dir, 'api-export.json');
+writeFileSync(apiPath, apiExport(DOC_BYTES, 1));
+const mapPath = join(dir, 'map-like.json');
+writeFileSync(mapPath, mapLike(60_000, DOC_BYTES, 2));
+const apiText = readFileSync(apiPath, 'utf8');
+
+const readParse = (path: string) => () => JSON.parse(readFileSync(path, 'utf8'));
+const [apiBase, apiShape] = (await race([readParse(apiPath), () => jsonShape({ path: apiPath })])) as [number, number];
+const [mapBase, mapShape] = (await race([readParse(mapPath), () => jsonShape({ path: mapPath })])) as [number, number];
+const [textBase, textShape] = (await race([() => JSON.parse(apiText), () => jsonShape(apiText)])) as [number, number];
+
+const apiPeak = peakMemory('parse', apiPath);
+rows.push(
+  {
+    case: 'API export (file)',
+    input: mib(statSync(apiPath).size),
+    baseline: 'read + JSON.parse',
+    baselineMs: apiBase,
+    shapeMs: apiShape,
+    ratio: `${(apiShape / apiBase).toFixed(2)}x time`,
+    target: '<= 1.2x',
+    peakBaseline: mib(apiPeak),
+    peakShape: mib(peakMemory('{}', apiPath)),
+  },
+  {
+    case: 'API export, text in memory',
+    input: mib(Buffer.byteLength(apiText)),
+    baseline: 'JSON.parse(text)',
+    baselineMs: textBase,
+    shapeMs: textShape,
+    ratio: `${(textShape / textBase).toFixed(2)}x time`,
+    target: '(one thread)',
+    peakBaseline: '',
+    peakShape: '',
+  },
+  {
+    case: 'map-like, 60,000 id keys',
+    input: mib(statSync(mapPath).size),
+    baseline: 'read + JSON.parse',
+    baselineMs: mapBase,
+    shapeMs: mapShape,
+    ratio: `${(mapShape / mapBase).toFixed(2)}x time; ${(mapShape / apiShape).toFixed(2)}x the API export's`,
+    target: '<= 1.0x the API export',
+    peakBaseline: mib(peakMemory('parse', mapPath)),
+    peakShape: mib(peakMemory('{}', mapPath)),
+  },
+);
+
+// ---- JSON Lines -----------------------------------------------------------------------------
+const linesPath = join(dir, 'events.jsonl');
+await writePieces(linesPath, jsonLinesPieces(JSONL_BYTES, 3));
+const linesSize = statSync(linesPath).size;
+// The same lines three times over: streaming memory should not grow with the input.
+const triplePath = join(dir, 'events-x3.jsonl');
+{
+  const all = readFileSync(linesPath);
+  writeFileSync(triplePath, all);
+  appendFileSync(triplePath, all);
+  appendFileSync(triplePath, all);
+}
+const bigOptions: ShapeOptions = { maxBytes: 2 * JSONL_BYTES };
+const [linesBase, linesShape] = (await race([() => parseLines(linesPath), () => jsonShape({ path: linesPath }, bigOptions)])) as [number, number];
+const mbps = (t: number): string => `${(linesSize / 1e6 / (t / 1000)).toFixed(0)} MB/s`;
+rows.push({
+  case: `JSON Lines, streamed (${workers} workers)`,
+  input: `${(linesSize / 1e6).toFixed(0)} MB`,
+  baseline: 'JSON.parse per line, 1 thread',
+  baselineMs: linesBase,
+  shapeMs: linesShape,
+  ratio: `${(linesBase / linesShape).toFixed(2)}x throughput (${mbps(linesShape)} vs ${mbps(linesBase)})`,
+  target: '>= 1.5x',
+  peakBaseline: mib(peakMemory('lines', linesPath)),
+  peakShape: `${mib(peakMemory(JSON.stringify(bigOptions), linesPath))} (x3, ${(statSync(triplePath).size / 1e6).toFixed(0)} MB: ${mib(peakMemory(JSON.stringify({ maxBytes: 4 * JSONL_BYTES }), triplePath))})`,
+});
+
+// ---- report ---------------------------------------------------------------------------------
+if (asJson) {
+  process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+} else {
+  const header: (keyof Row)[] = ['case', 'input', 'baseline', 'baselineMs', 'shapeMs', 'ratio', 'target', 'peakBaseline', 'peakShape'];
+  const titles = ['case', 'input', 'baseline', 'baseline', 'json_shape', 'ratio', 'target', 'peak RSS base', 'peak RSS shape'];
+  const cells = rows.map((r) => header.map((k) => (typeof r[k] === 'number' ? ms(r[k] as number) : String(r[k]))));
+  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => (c[i] as string).length)));
+  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i] as number)).join('  ').trimEnd();
+  process.stdout.write(`json_shape bench: medians of ${runs} interleaved runs, ${availableParallelism()} cores (node ${process.version})\n`);
+  process.stdout.write(`${line(titles)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${cells.map(line).join('\n')}\n`);
+}

@@ -1,0 +1,121 @@
+/**
+ * json_shape: outline a JSON document or JSON Lines (types per key, optional keys, ranges,
+ * redacted examples, maps, formats, enums) within a line budget, deterministically.
+ *
+ *   held input (<= holdBytes):  JSON.parse + iterative walk; JSON Lines in process or in
+ *                               line chunks across a worker pool
+ *   streamed input (> holdBytes, allowed by maxBytes): JSON Lines in chunks across the
+ *                               pool; a single document through stream-json's tokenizer
+ */
+import { chunksOfBytes, chunksOfStream } from './chunks.js';
+import { detect } from './detect.js';
+import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
+import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
+import { isBlank } from './lines.js';
+import { newNode, type ShapeNode } from './node.js';
+import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
+import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
+import { shapeTokenStream } from './tokens.js';
+import { walkValue } from './walk.js';
+
+export type { ShapeInput } from './input.js';
+export type { ShapeOptions } from './options.js';
+export type { ShapeReport, ShapeTree, ShapeTreeNode } from './render.js';
+export type { NodeFacts } from './facts.js';
+
+interface Shaped {
+  root: ShapeNode;
+  source: ShapeSource;
+}
+
+/**
+ * Outline `input`. Resolves to the outline as text and as a tree; rejects with a WispError
+ * (stable code) for bad options, missing files, empty, binary, oversized, truncated or
+ * non-JSON input, and cancellation.
+ */
+export async function jsonShape(input: ShapeInput, options: ShapeOptions = {}): Promise<ShapeReport> {
+  const o = resolveOptions(options);
+  const opened = await openInput(input, o);
+  let shaped: Shaped;
+  if (opened.kind === 'held') {
+    shaped = await shapeHeld(opened, o);
+  } else {
+    try {
+      shaped = await shapeStreamed(opened, o);
+    } finally {
+      await opened.close();
+    }
+  }
+  throwIfAborted(o.signal);
+  return renderShape(shaped.root, shaped.source, { maxLines: o.maxLines, maxOutputBytes: o.maxOutputBytes });
+}
+
+async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
+  const text = held.text();
+  const detected = detect(text);
+  throwIfAborted(o.signal);
+  switch (detected.kind) {
+    case 'document': {
+      const root = newNode(0, 0);
+      const values = walkValue(root, detected.value, 0, 0);
+      return { root, source: { kind: 'json', bytes: held.size, values, streamed: false } };
+    }
+    case 'deep': {
+      const { root, values } = await shapeTokenStream(slices(text, 1 << 20), o.signal);
+      return { root, source: { kind: 'json', bytes: held.size, values, streamed: false } };
+    }
+    case 'lines': {
+      if (o.workers === 0 || held.size <= o.chunkBytes) {
+        const { root, records, values } = shapeHeldLinesInProcess(text, o);
+        return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
+      }
+      const bytes = held.bytes ?? Buffer.from(text);
+      // About two chunks per worker, so the pool is evenly busy.
+      const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * o.workers))));
+      const { root, records, values } = await shapeLineChunks(chunksOfBytes(bytes, chunkBytes), o);
+      return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
+    }
+  }
+}
+
+async function shapeStreamed(input: StreamedInput, o: ResolvedOptions): Promise<Shaped> {
+  if (headIsJsonLines(input.head)) {
+    const { root, records, values } = await shapeLineChunks(chunksOfStream(input.chunks, o.chunkBytes), o);
+    return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
+  }
+  const { root, values } = await shapeTokenStream(decode(input.chunks), o.signal);
+  return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
+}
+
+/** The streamed form of the JSON Lines rule: the first non-blank line parses on its own. */
+function headIsJsonLines(head: Buffer): boolean {
+  let start = 0;
+  for (;;) {
+    const end = head.indexOf(0x0a, start);
+    if (end === -1) return false; // no complete line in the head: a document
+    const line = head.toString('utf8', start, end);
+    if (!isBlank(line, 0, line.length)) {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    start = end + 1;
+  }
+}
+
+async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  for await (const chunk of chunks) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text.length > 0) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+function* slices(text: string, size: number): Generator<string> {
+  for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+}

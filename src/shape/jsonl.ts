@@ -1,0 +1,152 @@
+/**
+ * JSON Lines: chunks of whole lines shaped in process or across a worker pool, their
+ * partial shapes merged strictly in input order, and the first line that is not JSON
+ * reported with its global line number (or as a truncated last line).
+ */
+import { WispError } from '../errors.js';
+import { shapeChunk, withRestBlank, type ChunkResult, type ChunkTask } from './chunk-task.js';
+import { shapeLines } from './lines.js';
+import { mergeInto } from './merge.js';
+import { newNode, type ShapeNode } from './node.js';
+import { throwIfAborted, type ResolvedOptions } from './options.js';
+import { openShapePool } from './pool.js';
+import { describeOpen, diagnose } from './scan.js';
+import { formatCount } from './text.js';
+
+export interface LinesOutcome {
+  root: ShapeNode;
+  /** Lines holding a value. */
+  records: number;
+  values: number;
+}
+
+/** Merges chunk results in input order and tracks line numbers and the first bad line. */
+class LinesMerger {
+  readonly root = newNode(Infinity, Infinity);
+  records = 0;
+  values = 0;
+  private linesBefore = 0;
+  /** A bad line that ends in the middle of a value: truncated if nothing follows it. */
+  private pending: { line: number; text: string; whole: boolean; message: string } | undefined;
+
+  /** Takes the next chunk's result; throws for a bad line that is not a truncated last one. */
+  add(r: ChunkResult): void {
+    if (this.pending !== undefined) {
+      // Anything after a line that looked cut off makes it an ordinary bad line.
+      if (r.values > 0 || r.bad !== undefined) throw badLine(this.pending, false);
+      return;
+    }
+    if (r.bad !== undefined) {
+      const line = this.linesBefore + r.bad.line + 1;
+      const found = { ...r.bad, line };
+      if (r.restBlank && r.bad.whole && diagnose(r.bad.text).kind === 'truncated') {
+        this.pending = found;
+        return;
+      }
+      throw badLine(found, false);
+    }
+    mergeInto(this.root, r.root);
+    this.records += r.values;
+    this.values += r.walked;
+    this.linesBefore += r.lines;
+  }
+
+  finish(): LinesOutcome {
+    if (this.pending !== undefined) throw badLine(this.pending, true);
+    return { root: this.root, records: this.records, values: this.values };
+  }
+}
+
+/** The error for bad line `line` (1-based): truncated when it is the last and stops inside a value. */
+function badLine({ line, text, whole, message }: { line: number; text: string; whole: boolean; message: string }, isLast: boolean): WispError {
+  // A line kept only in part for diagnosis stops inside a value by construction: use V8's word.
+  const d = whole ? diagnose(text) : ({ kind: 'valid' } as const);
+  if (isLast && d.kind === 'truncated') {
+    return new WispError(
+      'WISP_TRUNCATED_JSON',
+      `JSON Lines: the last line (${formatCount(line)}) looks truncated: it ends ${describeOpen(d)}`,
+      'input cut to fit is refused; pass the whole file',
+    );
+  }
+  let why: string;
+  switch (d.kind) {
+    case 'syntax':
+      why = `${d.reason} at column ${formatCount(d.offset + 1)}`;
+      break;
+    case 'trailing':
+      why = `more text after a complete value at column ${formatCount(d.offset + 1)}`;
+      break;
+    case 'truncated':
+      why = `the line ends ${describeOpen(d)}`;
+      break;
+    default:
+      why = message;
+  }
+  return new WispError(
+    'WISP_NOT_JSON',
+    `JSON Lines: line ${formatCount(line)} is not JSON (${why})${line > 1 ? `; lines 1-${formatCount(line - 1)} parse` : ''}`,
+    'JSON Lines needs one complete JSON value on every non-blank line',
+  );
+}
+
+/** Shape JSON Lines from held text, in process. */
+export function shapeHeldLinesInProcess(text: string, o: ResolvedOptions): LinesOutcome {
+  throwIfAborted(o.signal);
+  const merger = new LinesMerger();
+  // The whole text as one chunk starting at line 0.
+  merger.add(withRestBlank(shapeLines(text, 0), text));
+  return merger.finish();
+}
+
+/**
+ * Shape JSON Lines chunks in input order: in process when workers is 0 or there is a
+ * single chunk, otherwise across a pool with at most 2 chunks per worker in flight.
+ */
+export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterable<ChunkTask>, o: ResolvedOptions): Promise<LinesOutcome> {
+  const merger = new LinesMerger();
+  const iterator = toAsyncIterator(chunks);
+  const first = await iterator.next();
+  if (first.done) return merger.finish();
+  const second = await iterator.next();
+  if (o.workers === 0 || second.done) {
+    merger.add(shapeChunk(first.value));
+    if (!second.done) {
+      merger.add(shapeChunk(second.value));
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        throwIfAborted(o.signal);
+        merger.add(shapeChunk(next.value));
+      }
+    }
+    return merger.finish();
+  }
+  const pool = openShapePool(o.workers);
+  const inFlight: Promise<ChunkResult>[] = [];
+  const submit = (task: ChunkTask): void => {
+    const p = pool.runLines(task, o.signal);
+    p.catch(() => undefined); // awaited in order below; this only marks it handled
+    inFlight.push(p);
+  };
+  try {
+    submit(first.value);
+    submit(second.value);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      submit(next.value);
+      while (inFlight.length >= 2 * o.workers) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
+    }
+    while (inFlight.length > 0) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
+    return merger.finish();
+  } catch (err) {
+    throwIfAborted(o.signal);
+    throw err;
+  } finally {
+    // Let chunks still in flight finish before the pool goes, so none answers a closed pool.
+    await Promise.allSettled(inFlight);
+    await pool.close();
+  }
+}
+
+function toAsyncIterator<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
+  if (Symbol.asyncIterator in source) return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
+  const sync = (source as Iterable<T>)[Symbol.iterator]();
+  return { next: async () => sync.next() };
+}

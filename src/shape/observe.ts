@@ -1,0 +1,132 @@
+/**
+ * Recording one value into a ShapeNode. Both walks (a parsed value, a token stream) call
+ * these, so a document shapes the same whichever way it was read. Callers observe values
+ * in increasing input position, which is why "the first one wins" here is the same as
+ * "the smallest position wins" in merge.ts.
+ */
+import { classify, matches } from './formats.js';
+import { collapseToMap } from './merge.js';
+import {
+  ENUM_MAX_DISTINCT,
+  ENUM_MAX_VALUE_LENGTH,
+  EXAMPLE_KEEP_CHARS,
+  FORMAT_NONE,
+  FORMAT_UNSEEN,
+  MAP_MAX_KEYS,
+  MAP_MIN_ID_KEYS,
+  isIdLikeKey,
+  newNode,
+  type ShapeNode,
+} from './node.js';
+
+export function observeNull(n: ShapeNode): void {
+  n.count++;
+  n.nulls++;
+}
+
+export function observeBoolean(n: ShapeNode, b: boolean): void {
+  n.count++;
+  if (b) n.trues++;
+  else n.falses++;
+}
+
+export function observeNumber(n: ShapeNode, v: number): void {
+  n.count++;
+  if (Number.isInteger(v)) {
+    n.ints++;
+    if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) n.unsafeInts++;
+  } else {
+    n.floats++;
+  }
+  if (v < n.numMin) n.numMin = v;
+  if (v > n.numMax) n.numMax = v;
+}
+
+/** `checkFormat`: whether this string's position is one where formats are checked (see formatChecked). */
+export function observeString(n: ShapeNode, s: string, major: number, minor: number, checkFormat: boolean): void {
+  n.count++;
+  n.strings++;
+  const len = s.length;
+  if (len < n.strMinLen) n.strMinLen = len;
+  if (len > n.strMaxLen) n.strMaxLen = len;
+  if (n.example === undefined) {
+    n.example = len > EXAMPLE_KEEP_CHARS ? s.slice(0, EXAMPLE_KEEP_CHARS) : s;
+    n.exMajor = major;
+    n.exMinor = minor;
+  }
+  const format = n.format;
+  if (checkFormat && format !== FORMAT_NONE && len > 0) {
+    if (format === FORMAT_UNSEEN) n.format = classify(s);
+    else if (!matches(format, s)) n.format = FORMAT_NONE;
+  }
+  const values = n.enumValues;
+  if (values !== null) {
+    const entry = values.get(s);
+    if (entry !== undefined) entry.count++;
+    else if (values.size < ENUM_MAX_DISTINCT && len <= ENUM_MAX_VALUE_LENGTH) values.set(s, { count: 1, major, minor });
+    else n.enumValues = null;
+  }
+}
+
+/** An array of `length` elements; its elements go to itemsOf(n). */
+export function observeArray(n: ShapeNode, length: number): void {
+  n.count++;
+  n.arrays++;
+  if (length < n.arrMinLen) n.arrMinLen = length;
+  if (length > n.arrMaxLen) n.arrMaxLen = length;
+}
+
+export function itemsOf(n: ShapeNode, major: number, minor: number): ShapeNode {
+  let items = n.items;
+  if (items === undefined) n.items = items = newNode(major, minor);
+  return items;
+}
+
+/** An object with `keyCount` keys; each key's value goes to childOf(n, key). */
+export function observeObject(n: ShapeNode, keyCount: number): void {
+  openObject(n);
+  closeObject(n, keyCount);
+}
+
+/** Before the keys of an object (for a walk that learns the key count only at the end). */
+export function openObject(n: ShapeNode): void {
+  if (n.keys === undefined && n.map === undefined) n.keys = new Map();
+}
+
+/** After the keys of an object. */
+export function closeObject(n: ShapeNode, keyCount: number): void {
+  n.count++;
+  n.objects++;
+  if (keyCount < n.objMinKeys) n.objMinKeys = keyCount;
+  if (keyCount > n.objMaxKeys) n.objMaxKeys = keyCount;
+}
+
+/** A container at the depth cap: its type counts, its contents are not walked. */
+export function observeUnexpanded(n: ShapeNode, isArray: boolean, size: number): void {
+  if (isArray) observeArray(n, size);
+  else observeObject(n, size);
+  n.unexpanded++;
+}
+
+/** The node for `key` under object node n (which observeObject has seen), created at (major, minor). */
+export function childOf(n: ShapeNode, key: string, major: number, minor: number): ShapeNode {
+  const keys = n.keys;
+  if (keys === undefined) return mapValuesOf(n);
+  const child = keys.get(key);
+  if (child !== undefined) return child;
+  const idLike = isIdLikeKey(key);
+  if (keys.size + 1 > MAP_MAX_KEYS || n.idLikeKeys + (idLike ? 1 : 0) >= MAP_MIN_ID_KEYS) {
+    collapseToMap(n, { key, major, minor });
+    return mapValuesOf(n);
+  }
+  if (idLike) n.idLikeKeys++;
+  const created = newNode(major, minor);
+  keys.set(key, created);
+  return created;
+}
+
+function mapValuesOf(n: ShapeNode): ShapeNode {
+  const map = n.map;
+  if (map === undefined) throw new Error('childOf called on a node that has seen no object');
+  return map.values;
+}

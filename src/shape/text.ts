@@ -1,0 +1,97 @@
+/**
+ * How values from the input are shown: every string taken from the input (examples, enum
+ * values, keys, map keys) passes through redact() and is bounded and escaped here, so
+ * nothing in the outline can carry a secret, a line break, or a misleading control
+ * character. Numbers are formatted without the locale (byte-identical everywhere).
+ */
+import { redact } from '../redact/index.js';
+
+/** Shown string examples are at most this many characters (before escaping). */
+export const EXAMPLE_CHARS = 40;
+const KEY_CHARS = 40;
+const MAP_KEY_CHARS = 20;
+
+/** 1234567 -> "1,234,567" for counts. */
+export function formatCount(n: number): string {
+  const s = String(Math.trunc(Math.abs(n)));
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    if (i > 0 && (s.length - i) % 3 === 0) out += ',';
+    out += s[i];
+  }
+  return n < 0 ? `-${out}` : out;
+}
+
+/** A number from the data: at most 10 significant digits, no locale. */
+export function formatValue(v: number): string {
+  if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return String(v);
+  return String(Number(v.toPrecision(10)));
+}
+
+/**
+ * A string from the data as it may be shown: redacted, then cut to `max` characters (text
+ * output quotes it with quote()). Redaction sees the whole value (before the cut, so a
+ * secret cannot hide by being cut), and, when the value sits under an object key, the
+ * value as that key's member too (`{"password": "hunter2"}`), because a credential is
+ * often recognisable only by its key's name.
+ */
+export function shownValue(value: string, max: number = EXAMPLE_CHARS, field?: string): string {
+  return cut(redactValue(value, field), max);
+}
+
+function redactValue(value: string, field: string | undefined): string {
+  const alone = redact(value);
+  if (field === undefined) return alone;
+  const member = redact(JSON.stringify({ [field]: alone }));
+  try {
+    const parsed: unknown = JSON.parse(member);
+    const shown = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
+    if (typeof shown === 'string') return shown;
+  } catch {
+    // Redaction rewrote the member beyond JSON: show nothing of the value.
+  }
+  return '[REDACTED]';
+}
+
+export function shownMapKey(key: string): string {
+  return shownValue(key, MAP_KEY_CHARS);
+}
+
+/** A key as a label: bare when it is a plain identifier, else quoted; always redacted. */
+export function keyLabel(key: string): string {
+  const clean = redact(key);
+  if (clean.length <= KEY_CHARS && /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(clean)) return clean;
+  return quote(cut(clean, KEY_CHARS));
+}
+
+/** A key as a path segment: .name or ["odd key"]. */
+export function pathSegment(key: string): string {
+  const clean = redact(key);
+  if (clean.length <= KEY_CHARS && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(clean)) return `.${clean}`;
+  return `[${quote(cut(clean, KEY_CHARS))}]`;
+}
+
+/** Cut to at most `max` characters, ending in … when cut, never splitting a surrogate pair. */
+export function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max - 1;
+  const last = s.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${s.slice(0, end)}…`;
+}
+
+/**
+ * JSON string quoting (escapes quotes, backslashes, control characters, lone surrogates)
+ * plus the characters JSON leaves alone but a reader should see: Unicode line and
+ * paragraph separators, NEL, and bidirectional overrides.
+ */
+export function quote(s: string): string {
+  return JSON.stringify(s).replace(/[\u0085\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** "1 object" / "2 objects". */
+export function plural(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+}
