@@ -8,3 +8,7 @@ export { fileSource, streamSource, textSource, type LogSource } from './source/l
 export { WorkerPool } from './pool/worker-pool.js';
 export { WispError, type WispErrorCode } from './errors.js';
 export { redact } from './redact/index.js';
+export { jsonShape, type ShapeInput, type ShapeOptions, type ShapeReport, type ShapeTree, type ShapeTreeNode } from './shape/index.js';
+export { systemInfo, type SystemInfoAnswer, type SystemInfoRequest } from './system-info/index.js';
+export { journalSource } from './source/journal-source.js';
+export { createWispServer, type WispServerOptions } from './mcp/server.js';

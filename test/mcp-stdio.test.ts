@@ -37,7 +37,7 @@ test('MCP Inspector CLI: tools/list and tools/call', async (t) => {
   const list = await run(inspector, ['--cli', process.execPath, ...serverArgs('insp'), '--method', 'tools/list', '--format', 'json'], { timeout: 60_000 });
   const listed = JSON.parse(list.stdout) as { result?: { tools: { name: string }[] }; tools?: { name: string }[] };
   const names = (listed.result ?? listed).tools!.map((x) => x.name).sort();
-  t.deepEqual(names, ['condense_log', 'grep_raw']);
+  t.deepEqual(names, ['condense_log', 'grep_raw', 'json_shape', 'system_info']);
 
   const callArgs = (args: object): string[] => [
     '--cli', process.execPath, ...serverArgs('insp'),

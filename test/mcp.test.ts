@@ -27,7 +27,8 @@ test('tools/list: titles, descriptions, schemas with bounds, annotations', async
   const { tools } = await client.listTools();
   await close();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  for (const name of ['condense_log', 'grep_raw']) {
+  t.deepEqual(tools.map((x) => x.name).sort(), ['condense_log', 'grep_raw', 'json_shape', 'system_info']);
+  for (const name of ['condense_log', 'grep_raw', 'json_shape', 'system_info']) {
     const tool = byName.get(name);
     t.truthy(tool, name);
     t.truthy(tool!.title);

@@ -7,6 +7,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
     load: async () => (await import('./commands/log.js')).runLog,
   },
+  shape: {
+    summary: 'outline JSON or JSON Lines: wisp shape [FILE|-] [--json] [--max-lines N] [--workers N] [--max-bytes N]',
+    load: async () => (await import('./commands/shape.js')).runShape,
+  },
   info: {
     summary: 'facts about this machine: wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]',
     load: async () => (await import('./commands/info.js')).runInfo,

@@ -7,6 +7,7 @@ import { RawStore, type RawStoreLimits } from './raw-store.js';
 import { AllowedRoots } from './roots.js';
 import { registerCondenseLog } from './tools/condense-log.js';
 import { registerGrepRaw } from './tools/grep-raw.js';
+import { registerJsonShape } from './tools/json-shape.js';
 import { registerSystemInfo } from './tools/system-info.js';
 
 export interface WispServerOptions {
@@ -29,7 +30,7 @@ export async function createWispServer(options: WispServerOptions): Promise<{ se
     {
       capabilities: { tools: {}, resources: {} },
       instructions:
-        'wisp condenses large machine output. Use condense_log for logs, CI output, crash reports and the system log, grep_raw on a result\'s handle to search what the condensed view left out, and system_info for ports, processes, disk and memory.',
+        'wisp condenses large machine output. Use condense_log for logs, CI output, crash reports and the system log, json_shape for large JSON, grep_raw on a result\'s handle to search what the condensed view left out, and system_info for ports, processes, disk and memory.',
     },
   );
   const context = new ServerContext({
@@ -42,6 +43,7 @@ export async function createWispServer(options: WispServerOptions): Promise<{ se
   });
 
   registerCondenseLog(context);
+  registerJsonShape(context);
   registerGrepRaw(context);
   registerSystemInfo(context);
 
