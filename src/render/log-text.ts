@@ -1,11 +1,12 @@
 import type { LogResult, ShownGroup } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
+import { formatCount } from './numbers.js';
 
 const TEMPLATE_CHARS = 160;
 const EXAMPLE_CHARS = 200;
 const CONTINUATION_CHARS = 140;
 
-const n = (x: number): string => x.toLocaleString('en-US');
+const n = formatCount;
 const clip = (s: string, max: number): string => {
   const flat = s.replace(/\t/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

@@ -13,7 +13,6 @@
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { WispError } from '../errors.js';
-import { openSystemLog } from '../native/system-log.js';
 import type { LogSource } from './log-source.js';
 
 /** The longest window `last` may name. */
@@ -89,6 +88,8 @@ export function journalSource(options: JournalSourceOptions): JournalSource {
       if (options.file !== undefined) await checkFile(options.file);
       const now = options.now ?? Date.now();
       const sinceUsec = Math.max(0, Math.round((now - seconds * 1000) * 1000));
+      // The native library (and koffi) load only when the system log is read.
+      const { openSystemLog } = await import('../native/system-log.js');
       const reader = await openSystemLog(
         { sinceUsec, untilUsec: Math.round(now * 1000), process: process_, subsystem, file: options.file },
         options.signal,

@@ -3,6 +3,7 @@
  * 15 rows and 4 KiB. Every shown string passes through the redaction module here, once,
  * so no topic can forget it.
  */
+import { formatCount } from '../render/numbers.js';
 import { redact } from '../redact/index.js';
 import type { Topic } from './request.js';
 
@@ -76,7 +77,7 @@ export function render(a: SystemInfoAnswer): string {
   if (a.columns.length > 0 && a.rows.length > 0) {
     lines.push('', ...table(a.columns, a.rows));
   }
-  if (a.moreRows > 0) lines.push(`… ${a.moreRows.toLocaleString('en-US')} more`);
+  if (a.moreRows > 0) lines.push(`… ${formatCount(a.moreRows)} more`);
   if (a.notes.length > 0 || a.unseen.length > 0) lines.push('');
   for (const n of a.notes) lines.push(`note: ${n}`);
   for (const u of a.unseen) lines.push(`not seen: ${u}`);

@@ -1,3 +1,4 @@
+import { formatCount } from '../../render/numbers.js';
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
 import { condenseLog } from '../../log/condense-log.js';
@@ -152,7 +153,7 @@ function renderText(r: CondenseResult, payload: RawPayload, command: CommandResu
   if (command !== undefined && command.droppedBytes > 0) parts.push(`note: the command printed ${mb(command.droppedBytes)} MB more than kept; the last part was kept`);
   if (r.kind === 'crash') parts.push(`read ${r.read.bytes} bytes (format: ${r.format})\n${renderCrashReport(r.report)}`);
   else parts.push(renderLogText(r, MCP_TEXT_BUDGET).trimEnd());
-  parts.push(`raw: ${payload.handle} (${payload.lines.toLocaleString('en-US')} lines kept; search with grep_raw, read ranges at wisp://raw/${payload.handle}?from=N&to=M)`);
+  parts.push(`raw: ${payload.handle} (${formatCount(payload.lines)} lines kept; search with grep_raw, read ranges at wisp://raw/${payload.handle}?from=N&to=M)`);
   return `${parts.join('\n')}\n`;
 }
 

@@ -1,3 +1,4 @@
+import { formatCount } from '../../render/numbers.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { WispError } from '../../errors.js';
@@ -46,7 +47,7 @@ export function registerGrepRaw(ctx: ServerContext): void {
         ctx.audit.record({ tool: 'grep_raw', source: args.handle, outcome: 'ok', bytes: payload.bytes });
         const shown = result.matches.length;
         const more = result.totalMatches - shown;
-        let text = `${result.totalMatches.toLocaleString('en-US')} matching lines of ${result.linesScanned.toLocaleString('en-US')} in ${args.handle}${more > 0 ? `; showing the first ${shown}, ${more.toLocaleString('en-US')} more` : ''}\n`;
+        let text = `${formatCount(result.totalMatches)} matching lines of ${formatCount(result.linesScanned)} in ${args.handle}${more > 0 ? `; showing the first ${shown}, ${formatCount(more)} more` : ''}\n`;
         for (const m of result.matches) {
           for (const [i, b] of m.before.entries()) text += `  ${m.line - m.before.length + i}- ${b}\n`;
           text += `  ${m.line}: ${m.text}\n`;
@@ -82,7 +83,7 @@ export function registerGrepRaw(ctx: ServerContext): void {
     new ResourceTemplate('wisp://raw/{handle}{?from,to}', { list: undefined }),
     {
       title: 'Raw payload lines',
-      description: `Lines from..to (1-based) of a raw payload, at most ${RESOURCE_MAX_LINES.toLocaleString('en-US')} lines or 256 KB a read (redacted).`,
+      description: `Lines from..to (1-based) of a raw payload, at most ${formatCount(RESOURCE_MAX_LINES)} lines or 256 KB a read (redacted).`,
       mimeType: 'text/plain',
     },
     read,
@@ -94,14 +95,14 @@ export function registerGrepRaw(ctx: ServerContext): void {
         resources: ctx.store.list().map((p) => ({
           uri: `wisp://raw/${p.handle}`,
           name: p.handle,
-          description: `${p.source}: ${p.lines.toLocaleString('en-US')} lines, ${p.bytes.toLocaleString('en-US')} bytes`,
+          description: `${p.source}: ${formatCount(p.lines)} lines, ${formatCount(p.bytes)} bytes`,
           mimeType: 'text/plain',
         })),
       }),
     }),
     {
       title: 'Raw payloads',
-      description: `Exactly what a condense_log call read, by handle (redacted; the first ${RESOURCE_MAX_LINES.toLocaleString('en-US')} lines or 256 KB).`,
+      description: `Exactly what a condense_log call read, by handle (redacted; the first ${formatCount(RESOURCE_MAX_LINES)} lines or 256 KB).`,
       mimeType: 'text/plain',
     },
     read,

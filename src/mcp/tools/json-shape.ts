@@ -1,3 +1,4 @@
+import { formatCount } from '../../render/numbers.js';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { WispError } from '../../errors.js';
@@ -46,7 +47,7 @@ export function registerJsonShape(ctx: ServerContext): void {
         if (resolved.kind === 'path') {
           const size = (await stat(resolved.path)).size;
           if (size > MAX_JSON_BYTES) {
-            throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${size.toLocaleString('en-US')} bytes; json_shape reads at most ${MAX_JSON_BYTES.toLocaleString('en-US')}`, 'run wisp shape --max-bytes N on the command line for larger input');
+            throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${formatCount(size)} bytes; json_shape reads at most ${formatCount(MAX_JSON_BYTES)}`, 'run wisp shape --max-bytes N on the command line for larger input');
           }
           bytes = await readFile(resolved.path);
         } else if (resolved.kind === 'text') {
