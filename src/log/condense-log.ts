@@ -13,6 +13,12 @@ import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type R
 import type { LogPartial } from './partial.js';
 import type { CondenseResult, CrashResult, InputRead, LogResult } from './result.js';
 
+/** Everything read and merged, before ranking. */
+export interface LogState {
+  merger: LogMerger;
+  read: LogResult['read'];
+}
+
 const WORKER_FILE = new URL('../../workers/condense-log.js', import.meta.url);
 const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8');
@@ -37,6 +43,19 @@ export async function condenseLog(
   options: CondenseLogOptions = {},
   pool?: WorkerPool,
 ): Promise<CondenseResult> {
+  const state = await condenseLogState(sources, options, pool);
+  return 'merger' in state ? finishLogResult(state, resolveOptions(options).top) : state;
+}
+
+/**
+ * condense_log up to, not including, ranking: the merged state, which can be ranked, or
+ * written as a partial and merged with others (wisp log --emit-partial, wisp merge).
+ */
+export async function condenseLogState(
+  sources: LogSource[],
+  options: CondenseLogOptions = {},
+  pool?: WorkerPool,
+): Promise<LogState | CrashResult> {
   const opts = resolveOptions(options);
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
   // Inputs are opened one at a time as they are read: an archive of thousands of files
@@ -82,8 +101,14 @@ export async function condenseLog(
     skippedInputs,
     notes: [],
   };
-  const formats = [...new Set(inputs.filter((i) => i.lines > 0 || sources.length === 1).map((i) => i.format))];
-  return rankGroups(merger, opts.top, read, formats.join(', ') || 'plain text');
+  return { merger, read };
+}
+
+/** Ranks a merged state into the result shown: the one place both a run and a merge end. */
+export function finishLogResult(state: LogState, top: number): LogResult {
+  const inputs = state.read.inputs;
+  const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
+  return rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text');
 }
 
 /** The bytes to expect, where every input can tell (gzip cannot): decides on threads. */

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
+import { WISP_VERSION } from '../version.js';
 import { AuditLog } from './audit-log.js';
 import { DEFAULT_LIMITS, ServerContext, type ServerLimits } from './context.js';
 import { RawStore, type RawStoreLimits } from './raw-store.js';
@@ -21,12 +22,11 @@ export interface WispServerOptions {
   rawLimits?: Partial<RawStoreLimits>;
 }
 
-export const SERVER_VERSION = '0.1.0';
 
 /** One server with every tool registered; the transport is chosen by the caller. */
 export async function createWispServer(options: WispServerOptions): Promise<{ server: McpServer; context: ServerContext }> {
   const server = new McpServer(
-    { name: 'wisp', version: SERVER_VERSION },
+    { name: 'wisp', version: WISP_VERSION },
     {
       capabilities: { tools: {}, resources: {} },
       instructions:

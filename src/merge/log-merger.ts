@@ -36,12 +36,12 @@ export class LogMerger {
    * Adds the next span's partial. With `input`, the partial is a whole input's (its lead
    * is empty: an input starts no earlier record) and its groups count towards that input.
    */
-  add(p: LogPartial, input?: number): void {
+  add(p: LogPartial, input?: number, inputOffset = 0): void {
     const offset = this.lines;
     if (p.lead.lines > 0) {
       // Until an input's first record, its lines have nothing to continue: each stands alone.
       if (this.#last === null) {
-        for (const g of p.lead.standalone) this.#addGroup(g, offset, input);
+        for (const g of p.lead.standalone) this.#addGroup(g, offset, input, inputOffset);
       } else {
         const g = this.groups.get(this.#last.key);
         if (g === undefined) {
@@ -60,7 +60,7 @@ export class LogMerger {
     }
     const fresh = new Set<string>();
     for (const g of p.groups) {
-      if (this.#addGroup(g, offset, input)) fresh.add(g.key);
+      if (this.#addGroup(g, offset, input, inputOffset)) fresh.add(g.key);
     }
     if (p.overflow !== undefined) {
       this.overflow.records += p.overflow.records;
@@ -78,14 +78,17 @@ export class LogMerger {
   }
 
   /** Returns true when the group was new. */
-  #addGroup(g: GroupStat, offset: number, input: number | undefined): boolean {
+  #addGroup(g: GroupStat, offset: number, input: number | undefined, inputOffset: number): boolean {
+    // A merged span's groups know their inputs already: renumber them after those before.
+    const counts: [number, number][] =
+      input !== undefined ? [[input, g.records]] : Object.entries(g.perInput ?? {}).map(([i, n]) => [Number(i) + inputOffset, n]);
     const existing = this.groups.get(g.key);
     if (existing !== undefined) {
       existing.records += g.records;
       existing.lines += g.lines;
       existing.lastLine = g.lastLine + offset;
       existing.lastTime = g.lastTime;
-      if (input !== undefined) (existing.perInput ??= {})[input] = (existing.perInput[input] ?? 0) + g.records;
+      for (const [i, n] of counts) (existing.perInput ??= {})[i] = (existing.perInput[i] ?? 0) + n;
       return false;
     }
     if (this.groups.size >= MAX_GROUPS) {
@@ -94,7 +97,8 @@ export class LogMerger {
     }
     g.firstLine += offset;
     g.lastLine += offset;
-    if (input !== undefined) g.perInput = { [input]: g.records };
+    if (counts.length > 0) g.perInput = Object.fromEntries(counts);
+    else delete g.perInput;
     this.groups.set(g.key, g);
     return true;
   }

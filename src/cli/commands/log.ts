@@ -4,7 +4,10 @@ import type { CondenseResult } from '../../log/result.js';
 import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
 import { expandPaths } from '../../source/expand-paths.js';
 import { progressBar } from '../progress-bar.js';
-import { condenseLog } from '../../log/condense-log.js';
+import { condenseLog, condenseLogState } from '../../log/condense-log.js';
+import { toPartialFile } from '../../merge/partial-file.js';
+import { writePartial } from '../../merge/partial-io.js';
+import { WISP_VERSION } from '../../version.js';
 import type { CondenseLogOptions } from '../../log/options.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { renderLogText } from '../../render/log-text.js';
@@ -14,7 +17,7 @@ import { parseByteCount, parseInteger } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const LOG_USAGE =
-  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
+  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
   let parsed;
@@ -25,6 +28,7 @@ export const runLog: CommandRunner = async (args, io) => {
       options: {
         json: { type: 'boolean', default: false },
         'per-file': { type: 'boolean', default: false },
+        'emit-partial': { type: 'string' },
         top: { type: 'string' },
         workers: { type: 'string' },
         'max-bytes': { type: 'string' },
@@ -74,6 +78,15 @@ export const runLog: CommandRunner = async (args, io) => {
   const bar = progressBar(io.stderr);
   options.onProgress = bar.update;
   try {
+    const emitTo = values['emit-partial'];
+    if (emitTo !== undefined) {
+      if (values['per-file']) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');
+      const state = await condenseLogState(paths.map(sourceOf), { ...options, skipBadInputs: true });
+      if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', `${paths[0]} is a crash report: there is nothing to merge`);
+      await writePartial(emitTo, toPartialFile(state, `wisp ${WISP_VERSION}`));
+      io.stderr.write(`wisp log: wrote a partial of ${state.read.inputs.length} inputs, ${state.read.lines} lines to ${emitTo}\n`);
+      return 0;
+    }
     if (!values['per-file']) {
       io.stdout.write(render(await condenseLog(paths.map(sourceOf), options), values.json) + (values.json ? '\n' : ''));
       return 0;
