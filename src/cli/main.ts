@@ -7,6 +7,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
     load: async () => (await import('./commands/log.js')).runLog,
   },
+  cluster: {
+    summary: 'run wisp log across machines on BullMQ: wisp cluster enqueue|worker|collect --redis URL',
+    load: async () => (await import('./commands/cluster.js')).runCluster,
+  },
   merge: {
     summary: 'merge partials written by wisp log --emit-partial: wisp merge PARTIAL... [--json] [--top N]',
     load: async () => (await import('./commands/merge.js')).runMerge,

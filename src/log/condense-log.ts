@@ -61,7 +61,7 @@ export async function condenseLogState(
   // Inputs are opened one at a time as they are read: an archive of thousands of files
   // holds one open at once. A single input is opened first, to look for a crash report.
   let first: OpenedSource | undefined;
-  if (sources.length === 1) {
+  if (sources.length === 1 && opts.crashReports) {
     first = await sources[0]!.open();
     const peeked = await peek(first.chunks, DETECT_BYTES);
     first.chunks = peeked.all;

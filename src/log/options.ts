@@ -27,6 +27,12 @@ export interface CondenseLogOptions {
    */
   skipBadInputs?: boolean;
   /**
+   * Whether a single input that is a crash report comes back as one (default true). Off
+   * where an input is one of many condensed apart (partials, cluster jobs), so that it is
+   * read as a log, as it would be among the others.
+   */
+  crashReports?: boolean;
+  /**
    * Sees every byte that is condensed, in order, synchronously (before a chunk is handed
    * to a worker): how the MCP server keeps exactly what was read behind a handle.
    */
@@ -51,6 +57,7 @@ export interface ResolvedOptions {
   onProgress: CondenseLogOptions['onProgress'];
   tap: CondenseLogOptions['tap'];
   skipBadInputs: boolean | undefined;
+  crashReports: boolean;
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number): number {
@@ -72,5 +79,6 @@ export function resolveOptions(o: CondenseLogOptions = {}): ResolvedOptions {
     onProgress: o.onProgress,
     tap: o.tap,
     skipBadInputs: o.skipBadInputs,
+    crashReports: o.crashReports ?? true,
   };
 }

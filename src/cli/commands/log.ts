@@ -81,7 +81,7 @@ export const runLog: CommandRunner = async (args, io) => {
     const emitTo = values['emit-partial'];
     if (emitTo !== undefined) {
       if (values['per-file']) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');
-      const state = await condenseLogState(paths.map(sourceOf), { ...options, skipBadInputs: true });
+      const state = await condenseLogState(paths.map(sourceOf), { ...options, skipBadInputs: true, crashReports: false });
       if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', `${paths[0]} is a crash report: there is nothing to merge`);
       await writePartial(emitTo, toPartialFile(state, `wisp ${WISP_VERSION}`));
       io.stderr.write(`wisp log: wrote a partial of ${state.read.inputs.length} inputs, ${state.read.lines} lines to ${emitTo}\n`);

@@ -1,0 +1,44 @@
+import { Worker, type Job } from 'bullmq';
+import { condenseLogState } from '../log/condense-log.js';
+import { toPartialFile } from '../merge/partial-file.js';
+import { fileSource } from '../source/log-source.js';
+import { WISP_VERSION } from '../version.js';
+import type { ClusterJob, ClusterTarget } from './connection.js';
+
+export interface ClusterWorkerOptions {
+  /** Jobs processed at once by this process. */
+  concurrency: number;
+  /** How long a job's lock lasts without renewal: a killed worker's job is picked up after it. */
+  lockMs: number;
+  /** Sleep before each job (tests use it to kill a worker mid-job). */
+  slowMs: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Processes jobs until stopped: each job condenses one input into a partial, stored by
+ * BullMQ as the job's return value. A worker that dies holds its job only until the lock
+ * expires; BullMQ then hands it to another worker.
+ */
+export function startClusterWorker(target: ClusterTarget, options: ClusterWorkerOptions): Worker<ClusterJob, string> {
+  const worker = new Worker<ClusterJob, string>(
+    target.queue,
+    async (job: Job<ClusterJob>) => {
+      if (options.slowMs > 0) await new Promise((r) => setTimeout(r, options.slowMs));
+      const state = await condenseLogState([fileSource(job.data.path)], { skipBadInputs: true, crashReports: false, workers: 0 });
+      if (!('merger' in state)) throw new Error(`${job.data.path} is a crash report, not a log`);
+      options.log(`done ${job.id} ${job.data.path} (${state.read.lines} lines)`);
+      return JSON.stringify(toPartialFile(state, `wisp ${WISP_VERSION}`));
+    },
+    {
+      connection: target.connection,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: Math.max(500, Math.floor(options.lockMs / 2)),
+      maxStalledCount: 3,
+    },
+  );
+  worker.on('failed', (job, err) => options.log(`failed ${job?.id ?? '?'}: ${err.message}`));
+  worker.on('error', (err) => options.log(`error: ${err.message}`));
+  return worker;
+}
