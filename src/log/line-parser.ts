@@ -1,5 +1,5 @@
 import type { FormatInfo } from './format.js';
-import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, Severity } from './severity.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from './severity.js';
 import { TemplateScanner } from './template.js';
 import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
 
@@ -11,7 +11,7 @@ export type LineKind = (typeof LineKind)[keyof typeof LineKind];
  * Header fields sit in a line's first bytes: they are read from this much of it, decoded
  * as latin1 (one char a byte, so offsets match the bytes; the fields are ASCII).
  */
-const PREFIX_BYTES = 192;
+const PREFIX_BYTES = 160;
 
 /** Buffer#latin1Slice skips toString's argument checks; the line loop calls it per line. */
 const latin1 = (buf: Buffer, s: number, e: number): string =>
@@ -317,7 +317,19 @@ function levelToken(line: string, a: number, b: number): Severity | undefined {
   if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
   const word = line.slice(a, b);
   if (len === 1) return SINGLE_LETTER_LEVELS[word];
-  if (!marked && word !== word.toUpperCase()) return undefined;
-  if (len === 7 && word.toLowerCase() === 'default') return undefined;
+  // Most level tokens are spelled one of three ways: look those up as they are.
+  const hit = LEVEL_SPELLINGS.get(word);
+  if (hit !== undefined) return marked || hit.upper ? hit.severity : undefined;
+  if (!marked || (len === 7 && word.toLowerCase() === 'default')) return undefined;
   return fromLevelWord(word);
+}
+
+/** error, ERROR, Error (and so on) for every level word but "default", which only log show uses. */
+const LEVEL_SPELLINGS = new Map<string, { severity: Severity; upper: boolean }>();
+for (const word of LEVEL_NAMES) {
+  const severity = fromLevelWord(word)!;
+  if (word === 'default') continue;
+  LEVEL_SPELLINGS.set(word, { severity, upper: false });
+  LEVEL_SPELLINGS.set(word.toUpperCase(), { severity, upper: true });
+  LEVEL_SPELLINGS.set(word[0]!.toUpperCase() + word.slice(1), { severity, upper: false });
 }

@@ -74,6 +74,9 @@ const LEVEL_WORDS: Record<string, Severity> = {
   finest: Severity.Debug,
 };
 
+/** Every level word fromLevelWord knows, in lower case. */
+export const LEVEL_NAMES: readonly string[] = Object.keys(LEVEL_WORDS);
+
 /** A declared level token (`ERROR`, `warn`, `Info`); undefined when the word is no level name. */
 export function fromLevelWord(word: string): Severity | undefined {
   return LEVEL_WORDS[word.toLowerCase()];

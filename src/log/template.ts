@@ -33,6 +33,9 @@ for (let c = 48; c <= 57; c++) CLASS[c] = 1;
 for (let c = 97; c <= 122; c++) CLASS[c] = c <= 102 ? 2 : 3;
 for (let c = 65; c <= 90; c++) CLASS[c] = c <= 70 ? 2 : 3;
 
+const HEX = new Uint8Array(256);
+for (let c = 0; c < 256; c++) HEX[c] = CLASS[c] === 1 || CLASS[c] === 2 ? 1 : 0;
+
 const isDigit = (c: number | undefined): boolean => c !== undefined && CLASS[c] === 1;
 const isHex = (c: number | undefined): boolean => c !== undefined && (CLASS[c] === 1 || CLASS[c] === 2);
 
@@ -78,15 +81,15 @@ export class TemplateScanner {
     let i = start;
     while (i < end) {
       const c = b[i]!;
-      if ((c === ESC && b[i + 1] === LBRACKET) || (c === CARET && b[i + 1] === LBRACKET && b[i + 2] === LBRACKET)) {
-        // Terminal colours (CI logs are full of them) are no part of the event; copied
-        // logs show ESC as a literal `^[`.
-        this.#pushVerbatim(verbatimFrom, i);
-        i = skipAnsi(b, c === ESC ? i : i + 1, end);
-        verbatimFrom = i;
-        continue;
-      }
       if (DELIMITER[c] === 1) {
+        if ((c === ESC || c === CARET) && b[i + 1] === LBRACKET && (c === ESC || b[i + 2] === LBRACKET)) {
+          // Terminal colours (CI logs are full of them) are no part of the event; copied
+          // logs show ESC as a literal `^[`.
+          this.#pushVerbatim(verbatimFrom, i);
+          i = skipAnsi(b, c === ESC ? i : i + 1, end);
+          verbatimFrom = i;
+          continue;
+        }
         h1 = Math.imul(h1 ^ c, 0x01000193);
         h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
         i++;
@@ -110,7 +113,7 @@ export class TemplateScanner {
         this.#h1 = h1Before;
         this.#h2 = h2Before;
         this.#pushVerbatim(verbatimFrom, i);
-        this.#maskToken(i, j);
+        this.#maskToken(i, j, digits);
         h1 = this.#h1;
         h2 = this.#h2;
         verbatimFrom = j;
@@ -183,7 +186,7 @@ export class TemplateScanner {
   }
 
   /** A token that holds a digit (or is a MAC), classified whole first, then part by part. */
-  #maskToken(a: number, end: number): void {
+  #maskToken(a: number, end: number, digits: number): void {
     const s = this.#buf;
     // Trailing sentence punctuation is not part of the value ("port 8080." "from 10.0.0.1:").
     let b = end;
@@ -191,7 +194,8 @@ export class TemplateScanner {
     const len = b - a;
     const bracketed = a > 0 && s[a - 1] === LBRACKET && s[b] === RBRACKET;
     let kind: Kind | undefined;
-    if (allDigits(s, a, b)) kind = bracketed ? Kind.Pid : Kind.Num;
+    // The scan counted the digits: a plain number needs no further look.
+    if (digits === len) kind = bracketed ? Kind.Pid : Kind.Num;
     else if (bracketed && isPidTid(s, a, b)) kind = Kind.Pid;
     else if (len === 36 && isUuid(s, a)) kind = Kind.Uuid;
     else if (len > 2 && s[a] === ZERO && (s[a + 1]! | 32) === LOWER_X && allHex(s, a + 2, b)) kind = Kind.Hex;
@@ -277,12 +281,14 @@ function isPidTid(s: Buffer, a: number, b: number): boolean {
 }
 
 function isUuid(s: Buffer, a: number): boolean {
-  if (s[a + 8] !== MINUS || s[a + 13] !== MINUS || s[a + 18] !== MINUS || s[a + 23] !== MINUS) return false;
-  for (let k = 0; k < 36; k++) {
-    if (k === 8 || k === 13 || k === 18 || k === 23) continue;
-    const cls = CLASS[s[a + k]!]!;
-    if (cls !== 1 && cls !== 2) return false;
-  }
+  return (
+    s[a + 8] === MINUS && s[a + 13] === MINUS && s[a + 18] === MINUS && s[a + 23] === MINUS &&
+    hexRun(s, a, a + 8) && hexRun(s, a + 9, a + 13) && hexRun(s, a + 14, a + 18) && hexRun(s, a + 19, a + 23) && hexRun(s, a + 24, a + 36)
+  );
+}
+
+function hexRun(s: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (HEX[s[i]!] !== 1) return false;
   return true;
 }
 
@@ -296,11 +302,6 @@ function isMac(s: Buffer, a: number): boolean {
       if (c !== sep) return false;
     } else if (!isHex(c)) return false;
   }
-  return true;
-}
-
-function allDigits(s: Buffer, a: number, b: number): boolean {
-  for (let i = a; i < b; i++) if (CLASS[s[i]!] !== 1) return false;
   return true;
 }
 
