@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WispError } from '../errors.js';
 
 /** `--max-bytes 8M`: a byte count with an optional K, M or G suffix (powers of 1024). */
@@ -16,4 +17,19 @@ export function parseInteger(flag: string, value: string, min: number, max: numb
   const n = Number(value);
   if (n < min || n > max) throw new WispError('WISP_BAD_ARGUMENT', `${flag} takes a whole number from ${min} to ${max}, got ${n}`);
   return n;
+}
+
+/**
+ * node:util parseArgs with positionals allowed, its errors (unknown or ambiguous options)
+ * turned into one-line WISP_BAD_ARGUMENT errors that end with the command's usage.
+ */
+type CliOptions = NonNullable<ParseArgsConfig['options']>;
+type Parsed<O extends CliOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true }>>;
+
+export function parseCommandLine<O extends CliOptions>(args: string[], options: O, usage: string): Parsed<O> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true });
+  } catch (err) {
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`);
+  }
 }

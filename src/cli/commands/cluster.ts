@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { collectRun } from '../../cluster/collect.js';
 import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
@@ -7,7 +6,7 @@ import { WispError } from '../../errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
 import { renderLogText } from '../../render/log-text.js';
-import { parseInteger } from '../args.js';
+import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const CLUSTER_USAGE = `wisp cluster enqueue --redis URL [--queue NAME] PATH...
@@ -17,27 +16,18 @@ wisp cluster collect --redis URL [--queue NAME] [--json] [--top N] [--wait SECON
 /** Runs wisp log across machines on BullMQ: enqueue an archive, run workers anywhere, collect. */
 export const runCluster: CommandRunner = async (args, io) => {
   const [action, ...rest] = args;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        redis: { type: 'string' },
-        queue: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        top: { type: 'string' },
-        wait: { type: 'string' },
-        concurrency: { type: 'string' },
-        'lock-ms': { type: 'string' },
-        attempts: { type: 'string' },
-        // Not for users: makes every job wait, so a test can kill a worker mid-job.
-        'slow-ms': { type: 'string' },
-      },
-    });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage:\n${CLUSTER_USAGE}`);
-  }
+  const parsed = parseCommandLine(rest, {
+    redis: { type: 'string' },
+    queue: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    top: { type: 'string' },
+    wait: { type: 'string' },
+    concurrency: { type: 'string' },
+    'lock-ms': { type: 'string' },
+    attempts: { type: 'string' },
+    // Not for users: makes every job wait, so a test can kill a worker mid-job.
+    'slow-ms': { type: 'string' },
+  }, CLUSTER_USAGE);
   const { values, positionals } = parsed;
   const target = clusterTarget(values.redis, values.queue);
   switch (action) {

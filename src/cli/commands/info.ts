@@ -2,9 +2,9 @@
  * `wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]`: system_info
  * from the command line. Arguments are validated before any probe runs.
  */
-import { parseArgs } from 'node:util';
 import { WispError } from '../../errors.js';
 import { systemInfo, TOPICS } from '../../system-info/index.js';
+import { parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const INFO_USAGE = 'wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]';
@@ -28,22 +28,13 @@ Answers are at most 15 rows and 4 KiB, say what could not be seen, and redact co
 `;
 
 export const runInfo: CommandRunner = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        process: { type: 'string' },
-        path: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${INFO_USAGE}`);
-  }
+  const parsed = parseCommandLine(args, {
+    port: { type: 'string' },
+    process: { type: 'string' },
+    path: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  }, INFO_USAGE);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(HELP);

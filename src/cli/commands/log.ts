@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { isWispError, WispError } from '../../errors.js';
 import type { CondenseResult } from '../../log/result.js';
 import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
@@ -13,36 +12,27 @@ import { renderCrashReport } from '../../crash/index.js';
 import { renderLogText } from '../../render/log-text.js';
 import { journalSource } from '../../source/journal-source.js';
 import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
-import { parseByteCount, parseInteger } from '../args.js';
+import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const LOG_USAGE =
   'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'per-file': { type: 'boolean', default: false },
-        'emit-partial': { type: 'string' },
-        top: { type: 'string' },
-        workers: { type: 'string' },
-        'max-bytes': { type: 'string' },
-        last: { type: 'string' },
-        process: { type: 'string' },
-        subsystem: { type: 'string' },
-        // Not for users: lets tests prove that results do not depend on the chunk size.
-        'chunk-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${LOG_USAGE}`);
-  }
+  const parsed = parseCommandLine(args, {
+    json: { type: 'boolean', default: false },
+    'per-file': { type: 'boolean', default: false },
+    'emit-partial': { type: 'string' },
+    top: { type: 'string' },
+    workers: { type: 'string' },
+    'max-bytes': { type: 'string' },
+    last: { type: 'string' },
+    process: { type: 'string' },
+    subsystem: { type: 'string' },
+    // Not for users: lets tests prove that results do not depend on the chunk size.
+    'chunk-bytes': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  }, LOG_USAGE);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(`usage: ${LOG_USAGE}\n`);

@@ -1,10 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { WispError } from '../../errors.js';
 import { createWispServer } from '../../mcp/server.js';
-import { parseInteger } from '../args.js';
+import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const MCP_USAGE = 'wisp mcp [--root DIR]... [--allow-command "PROGRAM ARGS"]... [--state-dir DIR] [--deadline SECONDS]';
@@ -23,22 +22,15 @@ function commandPrefix(entry: string): string[] {
 
 /** The MCP server on stdio. stdout carries the protocol only; everything else goes to stderr. */
 export const runMcp: CommandRunner = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        root: { type: 'string', multiple: true, default: [] },
-        'allow-command': { type: 'string', multiple: true, default: [] },
-        'state-dir': { type: 'string' },
-        deadline: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${MCP_USAGE}`);
-  }
-  const { values } = parsed;
+  const parsed = parseCommandLine(args, {
+    root: { type: 'string', multiple: true, default: [] },
+    'allow-command': { type: 'string', multiple: true, default: [] },
+    'state-dir': { type: 'string' },
+    deadline: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  }, MCP_USAGE);
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) throw new WispError('WISP_BAD_ARGUMENT', `wisp mcp takes no file names (got ${positionals[0]}); usage: ${MCP_USAGE}`);
   if (values.help) {
     io.stdout.write(`usage: ${MCP_USAGE}\n`);
     return 0;

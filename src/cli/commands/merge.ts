@@ -1,23 +1,17 @@
-import { parseArgs } from 'node:util';
 import { WispError } from '../../errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
 import { mergePartialFiles } from '../../merge/partial-file.js';
 import { readPartial } from '../../merge/partial-io.js';
 import { renderLogText } from '../../render/log-text.js';
-import { parseInteger } from '../args.js';
+import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const MERGE_USAGE = 'wisp merge PARTIAL... [--json] [--top N]';
 
 /** Merges partials (wisp log --emit-partial) in the order given into one report. */
 export const runMerge: CommandRunner = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, top: { type: 'string' } } });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${MERGE_USAGE}`);
-  }
+  const parsed = parseCommandLine(args, { json: { type: 'boolean', default: false }, top: { type: 'string' } }, MERGE_USAGE);
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new WispError('WISP_BAD_ARGUMENT', `name the partials to merge; usage: ${MERGE_USAGE}`);
   const top = values.top === undefined ? DEFAULT_TOP : parseInteger('--top', values.top, 1, 1000);

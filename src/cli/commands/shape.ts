@@ -1,32 +1,22 @@
-import { parseArgs } from 'node:util';
 import { WispError } from '../../errors.js';
 import { jsonShape, type ShapeInput, type ShapeOptions } from '../../shape/index.js';
-import { parseByteCount, parseInteger } from '../args.js';
+import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const SHAPE_USAGE = 'wisp shape [FILE|-] [--json] [--max-lines N] [--workers N] [--max-bytes N]';
 
 /** `wisp shape`: outline a JSON document or JSON Lines (text, or --json for the tree). */
 export const runShape: CommandRunner = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'max-lines': { type: 'string' },
-        workers: { type: 'string' },
-        'max-bytes': { type: 'string' },
-        // Not for users: let tests prove that output does not depend on chunking or streaming.
-        'chunk-bytes': { type: 'string' },
-        'hold-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${SHAPE_USAGE}`);
-  }
+  const parsed = parseCommandLine(args, {
+    json: { type: 'boolean', default: false },
+    'max-lines': { type: 'string' },
+    workers: { type: 'string' },
+    'max-bytes': { type: 'string' },
+    // Not for users: let tests prove that output does not depend on chunking or streaming.
+    'chunk-bytes': { type: 'string' },
+    'hold-bytes': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  }, SHAPE_USAGE);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(`usage: ${SHAPE_USAGE}\n`);
