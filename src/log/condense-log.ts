@@ -321,7 +321,7 @@ async function condenseInOrder(
 ): Promise<void> {
   type Queued = { item: Item; partial?: Promise<LogPartial> };
   const inFlight: Queued[] = [];
-  const limit = pool === undefined ? 1 : pool.threads * 2;
+  const limit = pool === undefined ? 1 : pool.threads * 4;
   let current: { input: number; merger: LogMerger } | undefined;
   const mergeOldest = async (): Promise<void> => {
     const { item, partial } = inFlight.shift()!;
