@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { ips309Crash, ips309Truncated } from '../fixtures/crash.js';
 import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
@@ -118,4 +119,27 @@ test('a crash report given to wisp log comes back as its fields, not as grouped 
   const truncated = await runCli(['log', writeTemp(dir, 'cut.ips', ips309Truncated())]);
   t.is(truncated.code, 2);
   t.regex(truncated.stderr, /WISP_NOT_JSON/);
+});
+
+test('--assignments writes LineId,GroupId for every line; continuation lines take their record\'s group', async (t) => {
+  const text = javaServiceLog(300);
+  const file = writeTemp(dir, 'assign.log', text);
+  const csv = `${dir}/assign.csv`;
+  const r = await runCli(['log', file, '--assignments', csv, '--json']);
+  t.is(r.code, 0, r.stderr);
+  const rows = readFileSync(csv, 'utf8').trim().split('\n');
+  t.is(rows[0], 'LineId,GroupId');
+  const lines = text.trimEnd().split('\n');
+  t.is(rows.length - 1, lines.length);
+  const groupOf = new Map(rows.slice(1).map((row) => row.split(',') as [string, string]));
+  lines.forEach((line, i) => {
+    if (line.startsWith('\tat ') || line.startsWith('Caused by') || line.startsWith('java.lang')) {
+      t.is(groupOf.get(String(i + 1)), groupOf.get(String(i)), `line ${i + 1} continues line ${i}`);
+    }
+  });
+  const groups = new Set(groupOf.values());
+  t.is(groups.size, JSON.parse(r.stdout).totals.groups);
+  const stdin = await runCli(['log', '-', '--assignments', csv], text);
+  t.is(stdin.code, 2);
+  t.regex(stdin.stderr, /name files, not stdin/);
 });

@@ -13,6 +13,7 @@ import {
   mixedLog,
   nginxErrorLog,
   syslogWithPriority,
+  wordVariableLog,
 } from '../fixtures/logs.js';
 
 function asLog(r: CondenseResult): LogResult {
@@ -239,4 +240,22 @@ test('progress is reported every few MB, and an abort stops the work with WISP_C
     }),
   );
   t.is((err as { code?: string }).code, 'WISP_CANCELLED');
+});
+
+test('word-valued variables merge into one event; a one-word difference and a small enum stay apart', async (t) => {
+  const text = wordVariableLog();
+  const r = await condense(text);
+  const templates = r.groups.map((g) => g.template);
+  const accepted = r.groups.filter((g) => g.template.includes('Accepted password for'));
+  t.is(accepted.length, 1, templates.join('\n'));
+  t.is(accepted[0]!.template, 'INFO sshd: Accepted password for <*> from <*> port <NUM>');
+  t.is(accepted[0]!.count, text.split('\n').filter((l) => l.includes('Accepted password')).length);
+  t.is(r.groups.filter((g) => g.template.includes('cannot open')).length, 1, 'paths are variables');
+  t.deepEqual(r.groups.filter((g) => g.template.includes('hypervisor')).map((g) => g.template).sort(), [
+    'INFO hypervisor: VM <NUM> Paused',
+    'INFO hypervisor: VM <NUM> Started',
+  ]);
+  t.is(r.groups.filter((g) => g.template.includes('node: state')).length, 3, 'three states seen often are an enum, not a variable');
+  // The merge is decided on the final groups: chunking and workers do not change it.
+  t.deepEqual(await condense(text, { chunkBytes: 500, workers: 2 }), r);
 });

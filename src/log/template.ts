@@ -33,6 +33,10 @@ for (let c = 48; c <= 57; c++) CLASS[c] = 1;
 for (let c = 97; c <= 122; c++) CLASS[c] = c <= 102 ? 2 : 3;
 for (let c = 65; c <= 90; c++) CLASS[c] = c <= 70 ? 2 : 3;
 
+/** Punctuation that can stand before a value without being part of it. */
+const LEADING_PUNCT = new Uint8Array(256);
+for (const c of '/*#@~!%&+\\$?') LEADING_PUNCT[c.charCodeAt(0)] = 1;
+
 const HEX = new Uint8Array(256);
 for (let c = 0; c < 256; c++) HEX[c] = CLASS[c] === 1 || CLASS[c] === 2 ? 1 : 0;
 
@@ -88,6 +92,15 @@ export class TemplateScanner {
           this.#pushVerbatim(verbatimFrom, i);
           i = skipAnsi(b, c === ESC ? i : i + 1, end);
           verbatimFrom = i;
+          continue;
+        }
+        if (c === SPACE || c === TAB) {
+          // A run of blanks is one separator: padding that varies with a number's width
+          // (`1702  2395`, `1702 2395`) does not split an event.
+          h1 = Math.imul(h1 ^ SPACE, 0x01000193);
+          h2 = Math.imul(h2 + SPACE, 0x5bd1e995) ^ (h2 >>> 13);
+          i++;
+          while (i < end && (b[i] === SPACE || b[i] === TAB)) i++;
           continue;
         }
         h1 = Math.imul(h1 ^ c, 0x01000193);
@@ -191,6 +204,16 @@ export class TemplateScanner {
     // Trailing sentence punctuation is not part of the value ("port 8080." "from 10.0.0.1:").
     let b = end;
     while (b - a > 1 && (s[b - 1] === DOT || s[b - 1] === COLON)) b--;
+    // Leading punctuation neither (`/10.0.0.1`, `*42`, `#7`); a minus sign before digits
+    // stays with them, and `::1` keeps its colons.
+    const start = a;
+    while (a < b - 1 && LEADING_PUNCT[s[a]!] === 1) a++;
+    if (a > start) this.#emitVerbatim(start, a);
+    if (s[a] === MINUS && digits === b - a - 1) {
+      this.#emitPlaceholder(Kind.Num);
+      this.#emitVerbatim(b, end);
+      return;
+    }
     const len = b - a;
     const bracketed = a > 0 && s[a - 1] === LBRACKET && s[b] === RBRACKET;
     let kind: Kind | undefined;
@@ -218,7 +241,9 @@ export class TemplateScanner {
       if (CLASS[s[i]!] === 0) {
         let j = i + 1;
         while (j < b && CLASS[s[j]!] === 0) j++;
-        this.#emitVerbatim(i, j);
+        // A minus between a separator and digits is a sign (`blk_-42` is `blk_` and -42).
+        const sign = s[j - 1] === MINUS && j < b && CLASS[s[j]!] === 1 && (j - 1 === a || CLASS[s[j - 2]!] === 0);
+        this.#emitVerbatim(i, sign ? j - 1 : j);
         i = j;
         continue;
       }

@@ -3,6 +3,7 @@ import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/res
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { redact } from '../redact/index.js';
+import { mergeWordVariables } from './word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
 export function compareGroups(a: GroupStat, b: GroupStat): number {
@@ -19,7 +20,7 @@ export function rankGroups(
   read: LogResult['read'],
   format: string,
 ): LogResult {
-  const all = [...merger.groups.values()].sort(compareGroups);
+  const all = mergeWordVariables([...merger.groups.values()]).groups.sort(compareGroups);
   const shown = all.slice(0, top);
   const linesBySeverity = zeroBySeverity();
   let records = merger.overflow.records;

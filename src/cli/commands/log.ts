@@ -3,7 +3,10 @@ import type { CondenseResult } from '../../log/result.js';
 import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
 import { expandPaths } from '../../source/expand-paths.js';
 import { progressBar } from '../progress-bar.js';
-import { condenseLog, condenseLogState } from '../../log/condense-log.js';
+import { writeAssignments } from '../../log/assignments.js';
+import { mergeWordVariables } from '../../rank/word-variables.js';
+import { condenseLog, condenseLogState, finishLogResult } from '../../log/condense-log.js';
+import { DEFAULT_TOP } from '../../log/options.js';
 import { toPartialFile } from '../../merge/partial-file.js';
 import { writePartial } from '../../merge/partial-io.js';
 import { WISP_VERSION } from '../../version.js';
@@ -16,13 +19,14 @@ import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const LOG_USAGE =
-  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
+  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] [--assignments OUT.csv] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
   const parsed = parseCommandLine(args, {
     json: { type: 'boolean', default: false },
     'per-file': { type: 'boolean', default: false },
     'emit-partial': { type: 'string' },
+    assignments: { type: 'string' },
     top: { type: 'string' },
     workers: { type: 'string' },
     'max-bytes': { type: 'string' },
@@ -75,6 +79,16 @@ export const runLog: CommandRunner = async (args, io) => {
       if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', `${paths[0]} is a crash report: there is nothing to merge`);
       await writePartial(emitTo, toPartialFile(state, `wisp ${WISP_VERSION}`));
       io.stderr.write(`wisp log: wrote a partial of ${state.read.inputs.length} inputs, ${state.read.lines} lines to ${emitTo}\n`);
+      return 0;
+    }
+    if (values.assignments !== undefined) {
+      if (paths.includes('-')) throw new WispError('WISP_BAD_ARGUMENT', '--assignments reads its inputs twice: name files, not stdin');
+      const sources = paths.map(sourceOf);
+      const state = await condenseLogState(sources, { ...options, crashReports: false });
+      if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', 'a crash report has no lines to assign');
+      const { representative } = mergeWordVariables([...state.merger.groups.values()]);
+      await writeAssignments(sources, state, values.assignments, (key) => representative.get(key) ?? key);
+      io.stdout.write(render(finishLogResult(state, options.top ?? DEFAULT_TOP), values.json) + (values.json ? '\n' : ''));
       return 0;
     }
     if (!values['per-file']) {

@@ -1,0 +1,164 @@
+import type { GroupStat } from '../log/partial.js';
+
+/**
+ * After exact-template grouping: templates that are one event with variable words (a
+ * user, a host, a path, a list) merge into one group. Decided by the cardinality of a
+ * position among templates that agree everywhere else, on the final set of templates,
+ * so the outcome does not depend on how the input was chunked or which worker saw what.
+ *
+ * 1. Templates are bucketed by severity and token count; a run of a repeated token (a list
+ *    of block ids) counts as one token, so lists of any length share a bucket.
+ * 2. For each position (then each pair of positions, for variables that vary together,
+ *    such as a user and a host), templates that agree on every other token are candidates.
+ * 3. They merge when the position holds a variable: at least MIN_VARIABLE_VALUES distinct
+ *    values that look like ids (holding a digit or a placeholder: `Thunderbird_A<NUM>`,
+ *    `an<NUM>…`), or at least MIN_WORD_VALUES plain words (user and host names). A few
+ *    plain words are an enum and stay apart: "VM Started" and "VM Paused", or a node's
+ *    states "boot", "wait" and "halt".
+ */
+export const MIN_VARIABLE_VALUES = 3;
+export const MIN_WORD_VALUES = 5;
+/** Pair search is quadratic in the token count: bounded. */
+const PAIR_MAX_TOKENS = 40;
+const PAIR_MAX_TEMPLATES = 5000;
+const WILDCARD = '<*>';
+
+export interface WordMerge {
+  groups: GroupStat[];
+  /** Key of every input group that was merged -> key of the group it now belongs to. */
+  representative: Map<string, string>;
+}
+
+interface Entry {
+  tokens: string[];
+  members: GroupStat[];
+  lines: number;
+  firstLine: number;
+}
+
+export function mergeWordVariables(groups: GroupStat[]): WordMerge {
+  const buckets = new Map<string, Entry[]>();
+  for (const g of groups) {
+    const tokens = collapseRuns(g.template.split(/[ \t]+/));
+    const key = `${g.severity}|${tokens.length}`;
+    let b = buckets.get(key);
+    if (b === undefined) buckets.set(key, (b = []));
+    b.push({ tokens, members: [g], lines: g.lines, firstLine: g.firstLine });
+  }
+  const representative = new Map<string, string>();
+  const out: GroupStat[] = [];
+  for (const bucket of buckets.values()) {
+    let entries = bucket;
+    if (entries.length > 1) {
+      // Templates that tokenise the same (a date's words, blanks) are one template.
+      entries = mergeAt(entries, []);
+      const n = entries[0]!.tokens.length;
+      for (let p = 0; p < n; p++) entries = mergeAt(entries, [p]);
+      if (n <= PAIR_MAX_TOKENS && entries.length <= PAIR_MAX_TEMPLATES) {
+        for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) entries = mergeAt(entries, [p, q]);
+      }
+    }
+    for (const e of entries) {
+      if (e.members.length === 1) {
+        out.push(e.members[0]!);
+        continue;
+      }
+      const merged = combine(e);
+      for (const m of e.members) representative.set(m.key, merged.key);
+      out.push(merged);
+    }
+  }
+  return { groups: out, representative };
+}
+
+const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
+const isNumberToken = (t: string | undefined): boolean => t !== undefined && t.startsWith('<NUM>');
+
+/**
+ * `a b b b c` -> `a b… c`: a list of any length is one token. A day or month name next to
+ * a number (`at Fri Jul <NUM> <NUM>:<NUM>`) is part of a date, so a variable.
+ */
+function collapseRuns(raw: string[]): string[] {
+  const tokens = raw.map((t, i) =>
+    CALENDAR_WORD.test(t) && (isNumberToken(raw[i + 1]) || isNumberToken(raw[i - 1]) || CALENDAR_WORD.test(raw[i + 1] ?? '')) ? '<DATE>' : t,
+  );
+  const out: string[] = [];
+  for (const t of tokens) {
+    const last = out[out.length - 1];
+    if (last !== undefined && (last === t || last === `${t}…`)) out[out.length - 1] = `${t}…`;
+    else out.push(t);
+  }
+  return out;
+}
+
+/** Merges the entries that agree outside `positions` where every one of them holds a variable. */
+function mergeAt(entries: Entry[], positions: number[]): Entry[] {
+  const bySignature = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const sig = e.tokens.map((t, i) => (positions.includes(i) ? '\u0000' : t)).join(' ');
+    let list = bySignature.get(sig);
+    if (list === undefined) bySignature.set(sig, (list = []));
+    list.push(e);
+  }
+  const out: Entry[] = [];
+  for (const list of bySignature.values()) {
+    if (list.length < 2 || !positions.every((p) => isVariable(list, p))) {
+      out.push(...list);
+      continue;
+    }
+    // Deterministic whatever the order entries came in: the earliest leads.
+    list.sort((a, b) => a.firstLine - b.firstLine);
+    const tokens = list[0]!.tokens.map((t, i) => (positions.includes(i) ? WILDCARD : t));
+    out.push({
+      tokens,
+      members: list.flatMap((e) => e.members),
+      lines: list.reduce((s, e) => s + e.lines, 0),
+      firstLine: list[0]!.firstLine,
+    });
+  }
+  out.sort((a, b) => a.firstLine - b.firstLine);
+  return out;
+}
+
+function isVariable(list: Entry[], p: number): boolean {
+  const counts = new Map<string, number>();
+  for (const e of list) {
+    // A position already found variable counts as many words.
+    const word = e.tokens[p]!;
+    if (word === WILDCARD) return true;
+    counts.set(word, (counts.get(word) ?? 0) + e.lines);
+  }
+  if (counts.size < MIN_VARIABLE_VALUES) return false;
+  if (counts.size >= MIN_WORD_VALUES) return true;
+  return [...counts.keys()].some((w) => /[\d<]/.test(w));
+}
+
+/** One group from several: sums, the earliest first, the latest last, the first example. */
+function combine(e: Entry): GroupStat {
+  const ordered = [...e.members].sort((a, b) => a.firstLine - b.firstLine);
+  const first = ordered[0]!;
+  let last = first;
+  let records = 0;
+  let lines = 0;
+  let perInput: Record<number, number> | undefined;
+  for (const g of ordered) {
+    records += g.records;
+    lines += g.lines;
+    if (g.lastLine > last.lastLine) last = g;
+    if (g.perInput !== undefined) {
+      perInput ??= {};
+      for (const [i, n] of Object.entries(g.perInput)) perInput[Number(i)] = (perInput[Number(i)] ?? 0) + n;
+    }
+  }
+  const template = e.tokens.join(' ');
+  return {
+    ...first,
+    key: `${first.severity}:${template}`,
+    template,
+    records,
+    lines,
+    lastLine: last.lastLine,
+    lastTime: last.lastTime,
+    ...(perInput !== undefined ? { perInput } : {}),
+  };
+}
