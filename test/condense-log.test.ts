@@ -13,6 +13,7 @@ import {
   mixedLog,
   nginxErrorLog,
   syslogWithPriority,
+  tlsIncidentLog,
   wordVariableLog,
 } from '../fixtures/logs.js';
 
@@ -258,4 +259,21 @@ test('word-valued variables merge into one event; a one-word difference and a sm
   t.is(r.groups.filter((g) => g.template.includes('node: state')).length, 3, 'three states seen often are an enum, not a variable');
   // The merge is decided on the final groups: chunking and workers do not change it.
   t.deepEqual(await condense(text, { chunkBytes: 500, workers: 2 }), r);
+});
+
+test('precursors: the TLS warning that comes before every ConnectionReset on its trace is found; nothing is claimed for an error that follows nothing in particular', async (t) => {
+  const { text, resets, unrelated } = tlsIncidentLog();
+  const r = await condense(text);
+  const reset = find(r, 'ConnectionReset')!;
+  t.is(reset.count, resets);
+  t.truthy(reset.precursor, 'a precursor is reported');
+  t.regex(reset.precursor!.template, /cipher downgrade, renegotiating TLS/);
+  t.is(reset.precursor!.count, resets);
+  t.is(reset.precursor!.of, resets);
+  t.true(reset.precursor!.sameTrace);
+  const billing = find(r, 'invoice rounding mismatch')!;
+  t.is(billing.count, unrelated);
+  t.is(billing.precursor, undefined, JSON.stringify(billing.precursor));
+  // Pairs that cross chunk boundaries are resolved by the merger: any chunking, one answer.
+  t.deepEqual(await condense(text, { chunkBytes: 300, workers: 2 }), r);
 });

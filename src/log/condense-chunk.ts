@@ -7,8 +7,10 @@ import {
   MAX_EXAMPLE_CHARS,
   type GroupStat,
   type LogPartial,
+  type Sequence,
 } from './partial.js';
-import { SEVERITY_COUNT, type Severity } from './severity.js';
+import { Severity, SEVERITY_COUNT } from './severity.js';
+import { traceIdOf } from './trace-id.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -40,6 +42,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
   let lineNo = 0;
   let skipped = 0;
   let cut = 0;
+  const sequence = new SequenceRecorder();
 
   const length = buf.length;
   let start = 0;
@@ -75,8 +78,10 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
       }
       continue;
     }
+    const previous = current;
     current = groups.add(parser, buf, s, end, lineNo);
     currentIsExample = current.records === 1;
+    sequence.record(current, previous, info.traces === true ? traceIdOf(latin1Line(buf, s, end)) : '');
   }
   lead.standalone = standalone.ordered;
   return {
@@ -86,7 +91,53 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
     lead,
     groups: groups.ordered,
     last: current === undefined ? null : { key: current.key, exampleRecord: currentIsExample },
+    sequence: sequence.result(),
   };
+}
+
+/** Trace ids are ASCII: a latin1 view of the line is enough to find one. */
+const latin1Line = (buf: Buffer, s: number, e: number): string =>
+  (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, Math.min(e, s + 4096));
+
+/** Error and fault records and what came before them (see Sequence). */
+class SequenceRecorder {
+  readonly #pairs = new Map<string, [string, string, number, number]>();
+  readonly #traceLast = new Map<string, string>();
+  readonly #openTraces: [string, string, string][] = [];
+  #firstError: string | null = null;
+  #records = 0;
+
+  record(g: GroupStat, previous: GroupStat | undefined, trace: string): void {
+    this.#records++;
+    if (g.severity <= Severity.Error) {
+      if (trace !== '') {
+        const before = this.#traceLast.get(trace);
+        if (before !== undefined) this.#pair(g.key, before, 1);
+        else this.#openTraces.push([trace, g.key, previous?.key ?? '']);
+      } else if (previous !== undefined) {
+        this.#pair(g.key, previous.key, 0);
+      } else if (this.#records === 1) {
+        this.#firstError = g.key;
+      }
+    }
+    if (trace !== '') {
+      // Map order is the order of last occurrence: the merger keeps the most recent traces.
+      this.#traceLast.delete(trace);
+      this.#traceLast.set(trace, g.key);
+    }
+  }
+
+  #pair(key: string, before: string, sameTrace: number): void {
+    if (before === key) return;
+    const id = `${key}\u0001${before}\u0001${sameTrace}`;
+    const p = this.#pairs.get(id);
+    if (p === undefined) this.#pairs.set(id, [key, before, sameTrace, 1]);
+    else p[3]++;
+  }
+
+  result(): Sequence {
+    return { pairs: [...this.#pairs.values()], firstError: this.#firstError, openTraces: this.#openTraces, traceLast: [...this.#traceLast] };
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PLAIN, type FormatInfo } from './format.js';
 import { isLogShowFrame } from './line-parser.js';
 import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
+import { headHasTraces } from './trace-id.js';
 
 /** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */
 export const DETECT_BYTES = 64 * 1024;
@@ -21,6 +22,11 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
  * depend on where chunks fall, so they are made once, here.
  */
 export function detectFormat(head: string): FormatInfo {
+  const info = detectLayout(head);
+  return headHasTraces(head) ? { ...info, traces: true } : info;
+}
+
+function detectLayout(head: string): FormatInfo {
   const lines = head.split('\n', DETECT_LINES + 1);
   // The last piece may be a cut line unless the head is the whole input; detection copes.
   let nonEmpty = 0;

@@ -50,4 +50,22 @@ export interface LogPartial {
   last: { key: string; exampleRecord: boolean } | null;
   /** Templates past the group cap: counted, not kept (a merged span's partial only). */
   overflow?: { records: number; lines: number; bySeverity: number[] };
+  /** What came before error and fault records, for precursors. */
+  sequence?: Sequence;
+}
+
+/**
+ * Which record came before each error or fault record: the one just before it, or the
+ * one before it on the same trace or request id. Pairs whose predecessor lies in an
+ * earlier chunk are left open for the merger, which knows what came before.
+ */
+export interface Sequence {
+  /** [error group key, precursor group key, 1 if on the same trace else 0, count]. */
+  pairs: [string, string, number, number][];
+  /** An error record that is the chunk's first record and carries no trace. */
+  firstError: string | null;
+  /** Error records whose trace has no earlier record in the chunk: [trace, group key, key of the record just before or '']. */
+  openTraces: [string, string, string][];
+  /** The last record's group key per trace in the chunk, by last occurrence. */
+  traceLast: [string, string][];
 }

@@ -1,4 +1,5 @@
 import type { CrashReport } from '../crash/index.js';
+import type { Precursor } from '../rank/precursors.js';
 import type { SeverityName } from './severity.js';
 
 /** One group as shown: everything in it has passed through redaction. */
@@ -22,6 +23,8 @@ export interface ShownGroup {
   inputCount?: number;
   /** With several inputs: the input and line (in that input) of the group's first line. */
   firstAt?: { name: string; line: number };
+  /** For an error or fault: the group that most often comes just before its records, when that beats chance. */
+  precursor?: Precursor;
 }
 
 export interface InputRead {

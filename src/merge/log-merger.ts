@@ -7,6 +7,8 @@ import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
 export const MAX_GROUPS = 50_000;
+/** Traces remembered for precursors (the most recent ones): memory stays bounded. */
+export const MAX_TRACES = 1_000_000;
 
 export interface Overflow {
   records: number;
@@ -26,10 +28,40 @@ export class LogMerger {
   skipped = 0;
   cut = 0;
   #last: { key: string; exampleRecord: boolean; severity: Severity } | null = null;
+  /** Precursor pairs: error group key -> `precursor key \u0001 same-trace flag` -> count. */
+  readonly pairs = new Map<string, Map<string, number>>();
+  #traceLast = new Map<string, string>();
 
-  /** A new input starts: nothing in it continues the previous input's last record. */
+  /** A new input starts: nothing in it continues, or comes after, the previous input's records. */
   startInput(): void {
     this.#last = null;
+    this.#traceLast = new Map();
+  }
+
+  #countPair(key: string, before: string, sameTrace: number, n: number): void {
+    if (key === before) return;
+    let m = this.pairs.get(key);
+    if (m === undefined) this.pairs.set(key, (m = new Map()));
+    const id = `${before}\u0001${sameTrace}`;
+    m.set(id, (m.get(id) ?? 0) + n);
+  }
+
+  /** Resolves the pairs a partial left open with what came before it, then takes its own. */
+  #addSequence(q: NonNullable<LogPartial['sequence']>): void {
+    const before = this.#last?.key;
+    if (q.firstError !== null && before !== undefined) this.#countPair(q.firstError, before, 0, 1);
+    for (const [trace, key, previous] of q.openTraces) {
+      const onTrace = this.#traceLast.get(trace);
+      if (onTrace !== undefined) this.#countPair(key, onTrace, 1, 1);
+      else if (previous !== '') this.#countPair(key, previous, 0, 1);
+      else if (before !== undefined) this.#countPair(key, before, 0, 1);
+    }
+    for (const [key, b, sameTrace, n] of q.pairs) this.#countPair(key, b, sameTrace, n);
+    for (const [trace, key] of q.traceLast) {
+      this.#traceLast.delete(trace);
+      this.#traceLast.set(trace, key);
+    }
+    while (this.#traceLast.size > MAX_TRACES) this.#traceLast.delete(this.#traceLast.keys().next().value!);
   }
 
   /**
@@ -58,6 +90,7 @@ export class LogMerger {
         }
       }
     }
+    if (p.sequence !== undefined) this.#addSequence(p.sequence);
     const fresh = new Set<string>();
     for (const g of p.groups) {
       if (this.#addGroup(g, offset, input, inputOffset)) fresh.add(g.key);
@@ -116,6 +149,18 @@ export class LogMerger {
       groups: [...this.groups.values()],
       last: this.#last === null ? null : { key: this.#last.key, exampleRecord: this.#last.exampleRecord },
       overflow: this.overflow,
+      // Pairs are resolved by now; a whole span starts no earlier record, so nothing is open.
+      sequence: {
+        pairs: [...this.pairs].flatMap(([key, m]) =>
+          [...m].map(([id, n]): [string, string, number, number] => {
+            const [b, sameTrace] = id.split('\u0001');
+            return [key, b!, Number(sameTrace), n];
+          }),
+        ),
+        firstError: null,
+        openTraces: [],
+        traceLast: [],
+      },
     };
   }
 

@@ -3,6 +3,7 @@ import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/res
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { redact } from '../redact/index.js';
+import { findPrecursors } from './precursors.js';
 import { mergeWordVariables } from './word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
@@ -20,8 +21,10 @@ export function rankGroups(
   read: LogResult['read'],
   format: string,
 ): LogResult {
-  const all = mergeWordVariables([...merger.groups.values()]).groups.sort(compareGroups);
+  const { groups: merged, representative } = mergeWordVariables([...merger.groups.values()]);
+  const all = merged.sort(compareGroups);
   const shown = all.slice(0, top);
+  const precursors = findPrecursors(shown, all, merger.pairs, representative);
   const linesBySeverity = zeroBySeverity();
   let records = merger.overflow.records;
   for (const g of all) {
@@ -55,7 +58,11 @@ export function rankGroups(
     format,
     totals: { lines: merger.lines - merger.skipped, records, groups: all.length },
     linesBySeverity,
-    groups: shown.map((g, i) => withInputs(toShown(g, i), g, read.inputs)),
+    groups: shown.map((g, i) => {
+      const s = withInputs(toShown(g, i), g, read.inputs);
+      const precursor = precursors.get(g.key);
+      return precursor === undefined ? s : { ...s, precursor };
+    }),
     omitted: {
       groups: all.length - shown.length,
       records: omittedRecords,

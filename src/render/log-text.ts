@@ -76,6 +76,10 @@ function renderGroup(g: ShownGroup): string {
     s += `  in ${n(g.inputCount)} ${g.inputCount === 1 ? 'input' : 'inputs'}: ${list}${more}${first}\n`;
   }
   s += `  ${clip(g.template, TEMPLATE_CHARS)}\n`;
+  if (g.precursor !== undefined) {
+    const p = g.precursor;
+    s += `  preceded by: ${p.severity.toUpperCase()} ${clip(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
+  }
   s += `  e.g. ${clip(g.example, EXAMPLE_CHARS)}\n`;
   for (const more of g.exampleMore) s += `     | ${clip(more, CONTINUATION_CHARS)}\n`;
   return s;
