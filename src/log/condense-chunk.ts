@@ -8,9 +8,10 @@ import {
   type GroupStat,
   type LogPartial,
   type Sequence,
+  TRACE_WINDOW,
 } from './partial.js';
 import { Severity, SEVERITY_COUNT } from './severity.js';
-import { traceIdOf } from './trace-id.js';
+import { TraceFinder } from './trace-id.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -43,6 +44,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
   let skipped = 0;
   let cut = 0;
   const sequence = new SequenceRecorder();
+  const traces = info.traceKey === undefined ? undefined : new TraceFinder(buf, Buffer.from(info.traceKey));
 
   const length = buf.length;
   let start = 0;
@@ -81,7 +83,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
     const previous = current;
     current = groups.add(parser, buf, s, end, lineNo);
     currentIsExample = current.records === 1;
-    sequence.record(current, previous, info.traces === true ? traceIdOf(latin1Line(buf, s, end)) : '');
+    sequence.record(current, previous, traces === undefined ? 0 : traces.idIn(s, end));
   }
   lead.standalone = standalone.ordered;
   return {
@@ -95,36 +97,25 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
   };
 }
 
-/** Trace ids are ASCII: a latin1 view of the line is enough to find one. */
-const latin1Line = (buf: Buffer, s: number, e: number): string =>
-  (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, Math.min(e, s + 4096));
-
 /** Error and fault records and what came before them (see Sequence). */
 class SequenceRecorder {
   readonly #pairs = new Map<string, [string, string, number, number]>();
-  readonly #traceLast = new Map<string, string>();
-  readonly #openTraces: [string, string, string][] = [];
+  readonly #traces = new RecentTraces();
+  readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
 
-  record(g: GroupStat, previous: GroupStat | undefined, trace: string): void {
-    this.#records++;
+  /** `trace` is the hash of the record's trace id, 0 for none. */
+  record(g: GroupStat, previous: GroupStat | undefined, trace: number): void {
+    const index = this.#records++;
     if (g.severity <= Severity.Error) {
-      if (trace !== '') {
-        const before = this.#traceLast.get(trace);
-        if (before !== undefined) this.#pair(g.key, before, 1);
-        else this.#openTraces.push([trace, g.key, previous?.key ?? '']);
-      } else if (previous !== undefined) {
-        this.#pair(g.key, previous.key, 0);
-      } else if (this.#records === 1) {
-        this.#firstError = g.key;
-      }
+      const before = trace === 0 ? undefined : this.#traces.get(trace, index);
+      if (before !== undefined) this.#pair(g.key, before.key, 1);
+      else if (trace !== 0 && index < TRACE_WINDOW) this.#openTraces.push([trace, g.key, previous?.key ?? '', index]);
+      else if (previous !== undefined) this.#pair(g.key, previous.key, 0);
+      else if (index === 0) this.#firstError = g.key;
     }
-    if (trace !== '') {
-      // Map order is the order of last occurrence: the merger keeps the most recent traces.
-      this.#traceLast.delete(trace);
-      this.#traceLast.set(trace, g.key);
-    }
+    if (trace !== 0) this.#traces.set(trace, g, index);
   }
 
   #pair(key: string, before: string, sameTrace: number): void {
@@ -136,7 +127,79 @@ class SequenceRecorder {
   }
 
   result(): Sequence {
-    return { pairs: [...this.#pairs.values()], firstError: this.#firstError, openTraces: this.#openTraces, traceLast: [...this.#traceLast] };
+    return {
+      records: this.#records,
+      pairs: [...this.#pairs.values()],
+      firstError: this.#firstError,
+      openTraces: this.#openTraces,
+      traceLast: this.#traces.recent(this.#records),
+    };
+  }
+}
+
+/**
+ * The traces of the last TRACE_WINDOW records, in an open-addressing table of typed arrays:
+ * logs that carry an id on every line make a lookup and an insert per record, and a Map of
+ * tens of thousands of number keys per chunk cost a third of the condensing.
+ */
+class RecentTraces {
+  static readonly SLOTS = 8192; // at least four times TRACE_WINDOW: short probe runs
+  static readonly PROBES = 64;
+  readonly #trace = new Float64Array(RecentTraces.SLOTS);
+  readonly #index = new Int32Array(RecentTraces.SLOTS).fill(-1);
+  readonly #group: (GroupStat | undefined)[] = new Array(RecentTraces.SLOTS);
+
+  /** The group of the trace's last record, if it is within the window of `now`. */
+  get(trace: number, now: number): GroupStat | undefined {
+    const mask = RecentTraces.SLOTS - 1;
+    for (let k = 0, slot = trace & mask; k < RecentTraces.PROBES; k++, slot = (slot + 1) & mask) {
+      const at = this.#index[slot]!;
+      if (at < 0) return undefined;
+      if (now - at <= TRACE_WINDOW && this.#trace[slot] === trace) return this.#group[slot];
+    }
+    return undefined;
+  }
+
+  set(trace: number, g: GroupStat, now: number): void {
+    // Every window, keep only the live entries, so that probe runs stay short.
+    if (now > 0 && now % TRACE_WINDOW === 0) this.#compact(now);
+    const mask = RecentTraces.SLOTS - 1;
+    let free = -1;
+    for (let k = 0, slot = trace & mask; k < RecentTraces.PROBES; k++, slot = (slot + 1) & mask) {
+      const at = this.#index[slot]!;
+      const stale = at < 0 || now - at > TRACE_WINDOW;
+      if (!stale && this.#trace[slot] === trace) {
+        free = slot;
+        break;
+      }
+      if (stale && free < 0) free = slot;
+      if (at < 0) break;
+    }
+    if (free < 0) free = trace & mask; // not seen with a sane window and table size
+    this.#trace[free] = trace;
+    this.#index[free] = now;
+    this.#group[free] = g;
+  }
+
+  #compact(now: number): void {
+    const live: [number, number, GroupStat][] = [];
+    for (let slot = 0; slot < RecentTraces.SLOTS; slot++) {
+      const at = this.#index[slot]!;
+      if (at >= 0 && now - at <= TRACE_WINDOW) live.push([this.#trace[slot]!, at, this.#group[slot]!]);
+    }
+    this.#index.fill(-1);
+    this.#group.fill(undefined);
+    for (const [trace, at, g] of live) this.set(trace, g, at);
+  }
+
+  /** [trace, group key, record index] for the records within the window of the chunk's end. */
+  recent(records: number): [number, string, number][] {
+    const out: [number, string, number][] = [];
+    for (let slot = 0; slot < RecentTraces.SLOTS; slot++) {
+      const at = this.#index[slot]!;
+      if (at >= 0 && at >= records - TRACE_WINDOW) out.push([this.#trace[slot]!, this.#group[slot]!.key, at]);
+    }
+    return out;
   }
 }
 

@@ -1,7 +1,7 @@
 import { PLAIN, type FormatInfo } from './format.js';
 import { isLogShowFrame } from './line-parser.js';
 import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
-import { headHasTraces } from './trace-id.js';
+import { traceKeyOf } from './trace-id.js';
 
 /** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */
 export const DETECT_BYTES = 64 * 1024;
@@ -23,7 +23,8 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
  */
 export function detectFormat(head: string): FormatInfo {
   const info = detectLayout(head);
-  return headHasTraces(head) ? { ...info, traces: true } : info;
+  const traceKey = traceKeyOf(head);
+  return traceKey === undefined ? info : { ...info, traceKey };
 }
 
 function detectLayout(head: string): FormatInfo {

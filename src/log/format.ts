@@ -11,8 +11,8 @@ export interface FormatInfo {
   hasTtl: boolean;
   /** `gh run view --log` lines start with `job<TAB>step<TAB>`: the timestamp follows two tabs. */
   leadingTabFields: number;
-  /** Whether the input's head carries trace or request ids: only then are lines searched for one. */
-  traces?: boolean;
+  /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
+  traceKey?: string;
 }
 
 export const PLAIN: FormatInfo = {

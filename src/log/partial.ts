@@ -60,12 +60,22 @@ export interface LogPartial {
  * earlier chunk are left open for the merger, which knows what came before.
  */
 export interface Sequence {
+  /** Records in the span: a record's index (0-based, in the span) places it for TRACE_WINDOW. */
+  records: number;
   /** [error group key, precursor group key, 1 if on the same trace else 0, count]. */
   pairs: [string, string, number, number][];
   /** An error record that is the chunk's first record and carries no trace. */
   firstError: string | null;
-  /** Error records whose trace has no earlier record in the chunk: [trace, group key, key of the record just before or '']. */
-  openTraces: [string, string, string][];
-  /** The last record's group key per trace in the chunk, by last occurrence. */
-  traceLast: [string, string][];
+  /** Error records whose trace has no earlier record in the chunk: [trace hash, group key, key of the record just before or '', record index]. */
+  openTraces: [number, string, string, number][];
+  /** The last record per trace among the chunk's last TRACE_WINDOW records: [trace hash, group key, record index]. */
+  traceLast: [number, string, number][];
 }
+
+/**
+ * A record's predecessor on its trace counts when it is at most this many records back: a
+ * precursor comes shortly before. A window in records, not a number of traces remembered,
+ * so that the answer does not depend on where chunks were cut, and a chunk hands on only
+ * its last TRACE_WINDOW records' traces.
+ */
+export const TRACE_WINDOW = 2_000;

@@ -1,20 +1,91 @@
 /**
  * Trace and request ids in a line (`trace_id=4bf92f35`, `"requestId": "req-7"`,
- * `x-request-id: ...`), for precursors on the same trace. A trace or request id is
- * preferred to a span id: spans differ from call to call within one trace.
+ * `x-request-id: ...`), for precursors on the same trace.
+ *
+ * The head of an input decides which key its lines use (a log spells its id field one
+ * way); each record is then searched for that key alone, with one native indexOf.
  */
-const TRACE = /\b(?:trace[_.-]?id|traceid|trace|x-request-id|request[_.-]?id|requestid|req[_.-]?id|reqid|req|correlation[_.-]?id)"?\s{0,3}[=:]\s{0,3}"?([A-Za-z0-9][\w.:/-]{3,127})/i;
-const SPAN = /\bspan[_.-]?id"?\s{0,3}[=:]\s{0,3}"?([A-Za-z0-9][\w.:-]{3,127})/i;
-const HINT = /trace|req|correlation|span/i;
+const KEYS = ['trace', 'Trace', 'TRACE', 'request', 'Request', 'req', 'correlation', 'Correlation', 'span', 'Span'];
 
-export function traceIdOf(line: string): string {
-  if (!HINT.test(line)) return '';
-  return TRACE.exec(line)?.[1] ?? SPAN.exec(line)?.[1] ?? '';
+const isIdByte = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58 || c === 47;
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Finds each line's id in one chunk: the next occurrence of the key is remembered, so a
+ * chunk is searched once however many lines lack the key (indexOf alone would search to
+ * the chunk's end for each of them).
+ */
+export class TraceFinder {
+  readonly #buf: Buffer;
+  readonly #key: Buffer;
+  #next: number;
+
+  constructor(buf: Buffer, key: Buffer) {
+    this.#buf = buf;
+    this.#key = key;
+    this.#next = buf.indexOf(key);
+  }
+
+  /** The id in bytes [s, e) as a 53-bit hash (0 when there is none): a cheap map key. */
+  idIn(s: number, e: number): number {
+    const buf = this.#buf;
+    while (this.#next !== -1 && this.#next < e) {
+      const at = this.#next;
+      this.#next = buf.indexOf(this.#key, at + 1);
+      // The key must start a word (`trace`, not `backtrace`) inside this line.
+      if (at < s || (at > s && isAlnum(buf[at - 1]!))) continue;
+      const id = valueAfterKey(buf, at + this.#key.length, e);
+      if (id !== 0) {
+        // The rest of this line is done with.
+        while (this.#next !== -1 && this.#next < e) this.#next = buf.indexOf(this.#key, this.#next + 1);
+        return id;
+      }
+    }
+    return 0;
+  }
 }
 
-/** Decided once per input from its head, so lines of logs without ids are never searched. */
-export function headHasTraces(head: string): boolean {
-  let found = 0;
-  for (const line of head.split('\n', 400)) if (traceIdOf(line) !== '') found++;
-  return found >= 2;
+/** After the key: an optional `_id`/`Id`/`-id`, a quote, `=` or `:`, a quote, then the id. */
+function valueAfterKey(line: Buffer, i: number, end: number): number {
+  let k = i;
+  while (k < end && k - i < 12 && (isAlnum(line[k]!) || line[k] === 95 || line[k] === 45 || line[k] === 46)) k++;
+  if (k < end && line[k] === 34) k++;
+  while (k < end && line[k] === 32) k++;
+  if (k >= end || (line[k] !== 61 && line[k] !== 58)) return 0;
+  k++;
+  while (k < end && line[k] === 32) k++;
+  if (k < end && line[k] === 34) k++;
+  const start = k;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x3c6ef372;
+  while (k < end && k - start < 128 && isIdByte(line[k]!)) {
+    h1 = Math.imul(h1 ^ line[k]!, 0x01000193);
+    h2 = Math.imul(h2 + line[k]!, 0x5bd1e995) ^ (h2 >>> 13);
+    k++;
+  }
+  if (k - start < 4 || !isAlnum(line[start]!)) return 0;
+  return (h1 >>> 0) * 2097152 + (h2 >>> 11) + 1;
+}
+
+/**
+ * The id key an input's lines use, from its head: the first of KEYS (traces before
+ * requests before spans: spans differ from call to call within one trace) that at least
+ * two head lines carry; undefined when none does.
+ */
+export function traceKeyOf(head: string): string | undefined {
+  const bytes = Buffer.from(head, 'utf8');
+  const lines: [number, number][] = [];
+  for (let start = 0, n = 0; n < 400 && start < bytes.length; n++) {
+    let nl = bytes.indexOf(10, start);
+    if (nl < 0) nl = bytes.length;
+    lines.push([start, nl]);
+    start = nl + 1;
+  }
+  for (const key of KEYS) {
+    const finder = new TraceFinder(bytes, Buffer.from(key));
+    let found = 0;
+    for (const [s, e] of lines) if (finder.idIn(s, e) !== 0 && ++found >= 2) return key;
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import {
   EXAMPLE_CONTINUATION_LINES,
+  TRACE_WINDOW,
   type GroupStat,
   type LogPartial,
 } from '../log/partial.js';
@@ -7,8 +8,7 @@ import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
 export const MAX_GROUPS = 50_000;
-/** Traces remembered for precursors (the most recent ones): memory stays bounded. */
-export const MAX_TRACES = 1_000_000;
+
 
 export interface Overflow {
   records: number;
@@ -30,12 +30,15 @@ export class LogMerger {
   #last: { key: string; exampleRecord: boolean; severity: Severity } | null = null;
   /** Precursor pairs: error group key -> `precursor key \u0001 same-trace flag` -> count. */
   readonly pairs = new Map<string, Map<string, number>>();
-  #traceLast = new Map<string, string>();
+  /** Per trace: its last record's group and index (records counted from the input's start). */
+  #traceLast = new Map<number, [string, number]>();
+  #records = 0;
 
   /** A new input starts: nothing in it continues, or comes after, the previous input's records. */
   startInput(): void {
     this.#last = null;
     this.#traceLast = new Map();
+    this.#records = 0;
   }
 
   #countPair(key: string, before: string, sameTrace: number, n: number): void {
@@ -48,20 +51,27 @@ export class LogMerger {
 
   /** Resolves the pairs a partial left open with what came before it, then takes its own. */
   #addSequence(q: NonNullable<LogPartial['sequence']>): void {
+    const base = this.#records;
     const before = this.#last?.key;
     if (q.firstError !== null && before !== undefined) this.#countPair(q.firstError, before, 0, 1);
-    for (const [trace, key, previous] of q.openTraces) {
+    for (const [trace, key, previous, index] of q.openTraces) {
       const onTrace = this.#traceLast.get(trace);
-      if (onTrace !== undefined) this.#countPair(key, onTrace, 1, 1);
+      if (onTrace !== undefined && base + index - onTrace[1] <= TRACE_WINDOW) this.#countPair(key, onTrace[0], 1, 1);
       else if (previous !== '') this.#countPair(key, previous, 0, 1);
       else if (before !== undefined) this.#countPair(key, before, 0, 1);
     }
     for (const [key, b, sameTrace, n] of q.pairs) this.#countPair(key, b, sameTrace, n);
-    for (const [trace, key] of q.traceLast) {
+    for (const [trace, key, index] of q.traceLast) {
       this.#traceLast.delete(trace);
-      this.#traceLast.set(trace, key);
+      this.#traceLast.set(trace, [key, base + index]);
     }
-    while (this.#traceLast.size > MAX_TRACES) this.#traceLast.delete(this.#traceLast.keys().next().value!);
+    this.#records += q.records;
+    // Forget what is out of the window, now and then, in one pass (deleting one by one from
+    // the front of a Map degrades to a scan per delete).
+    if (this.#traceLast.size > 2 * TRACE_WINDOW) {
+      const horizon = this.#records - TRACE_WINDOW;
+      this.#traceLast = new Map([...this.#traceLast].filter(([, [, index]]) => index >= horizon));
+    }
   }
 
   /**
@@ -157,6 +167,7 @@ export class LogMerger {
             return [key, b!, Number(sameTrace), n];
           }),
         ),
+        records: 0,
         firstError: null,
         openTraces: [],
         traceLast: [],
