@@ -100,7 +100,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
 /** Error and fault records and what came before them (see Sequence). */
 class SequenceRecorder {
   readonly #pairs = new Map<string, [string, string, number, number]>();
-  readonly #traces = new RecentTraces();
+  readonly #traces = RecentTraces.fresh();
   readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
@@ -145,6 +145,20 @@ class SequenceRecorder {
 class RecentTraces {
   static readonly SLOTS = 8192; // at least four times TRACE_WINDOW: short probe runs
   static readonly PROBES = 64;
+  static #spare: RecentTraces | undefined;
+
+  /**
+   * One table per thread, emptied for each chunk: its typed arrays live outside the heap,
+   * and a new set per chunk made memory grow faster than the collector noticed.
+   */
+  static fresh(): RecentTraces {
+    const t = (RecentTraces.#spare ??= new RecentTraces());
+    t.#index.fill(-1);
+    t.#group.fill(undefined);
+    t.#compacted = 0;
+    return t;
+  }
+
   readonly #trace = new Float64Array(RecentTraces.SLOTS);
   readonly #index = new Int32Array(RecentTraces.SLOTS).fill(-1);
   readonly #group: (GroupStat | undefined)[] = new Array(RecentTraces.SLOTS);
@@ -162,7 +176,13 @@ class RecentTraces {
 
   set(trace: number, g: GroupStat, now: number): void {
     // Every window, keep only the live entries, so that probe runs stay short.
-    if (now > 0 && now % TRACE_WINDOW === 0) this.#compact(now);
+    if (now - this.#compacted >= TRACE_WINDOW) this.#compact(now);
+    this.#insert(trace, g, now);
+  }
+
+  #compacted = 0;
+
+  #insert(trace: number, g: GroupStat, now: number): void {
     const mask = RecentTraces.SLOTS - 1;
     let free = -1;
     for (let k = 0, slot = trace & mask; k < RecentTraces.PROBES; k++, slot = (slot + 1) & mask) {
@@ -189,7 +209,8 @@ class RecentTraces {
     }
     this.#index.fill(-1);
     this.#group.fill(undefined);
-    for (const [trace, at, g] of live) this.set(trace, g, at);
+    for (const [trace, at, g] of live) this.#insert(trace, g, at);
+    this.#compacted = now;
   }
 
   /** [trace, group key, record index] for the records within the window of the chunk's end. */

@@ -371,10 +371,3 @@ function isColonHex(s: Buffer, a: number, b: number): boolean {
   }
   return doubleColon ? colons >= 2 : colons >= 5;
 }
-
-const shared = new TemplateScanner();
-
-/** The template of a string: for JSON messages and tests; the hot path scans bytes in place. */
-export function templateOf(text: string): string {
-  return shared.begin(Buffer.from(text, 'utf8')).add(0, Buffer.byteLength(text)).text();
-}

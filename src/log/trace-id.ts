@@ -7,9 +7,13 @@
  */
 const KEYS = ['trace', 'Trace', 'TRACE', 'request', 'Request', 'req', 'correlation', 'Correlation', 'span', 'Span'];
 
-const isIdByte = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58 || c === 47;
-const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+// Byte classes by table: 1 letter or digit, 2 also allowed inside an id (`_ - . : /`).
+const ID = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) ID[c] = 1;
+  else if (c === 95 || c === 45 || c === 46 || c === 58 || c === 47) ID[c] = 2;
+}
+const isAlnum = (c: number): boolean => ID[c] === 1;
 
 /**
  * Finds each line's id in one chunk: the next occurrence of the key is remembered, so a
@@ -49,7 +53,7 @@ export class TraceFinder {
 /** After the key: an optional `_id`/`Id`/`-id`, a quote, `=` or `:`, a quote, then the id. */
 function valueAfterKey(line: Buffer, i: number, end: number): number {
   let k = i;
-  while (k < end && k - i < 12 && (isAlnum(line[k]!) || line[k] === 95 || line[k] === 45 || line[k] === 46)) k++;
+  while (k < end && k - i < 12 && ID[line[k]!] !== 0 && line[k] !== 58 && line[k] !== 47) k++;
   if (k < end && line[k] === 34) k++;
   while (k < end && line[k] === 32) k++;
   if (k >= end || (line[k] !== 61 && line[k] !== 58)) return 0;
@@ -57,14 +61,23 @@ function valueAfterKey(line: Buffer, i: number, end: number): number {
   while (k < end && line[k] === 32) k++;
   if (k < end && line[k] === 34) k++;
   const start = k;
-  let h1 = 0x811c9dc5;
-  let h2 = 0x3c6ef372;
-  while (k < end && k - start < 128 && isIdByte(line[k]!)) {
-    h1 = Math.imul(h1 ^ line[k]!, 0x01000193);
-    h2 = Math.imul(h2 + line[k]!, 0x5bd1e995) ^ (h2 >>> 13);
-    k++;
+  const limit = Math.min(end, start + 128);
+  while (k < limit && ID[line[k]!] !== 0) k++;
+  const len = k - start;
+  if (len < 4 || !isAlnum(line[start]!)) return 0;
+  // Ids differ at their start or their end (counters, random hex, UUIDs): hashing the
+  // first and last 12 bytes and the length is as good as hashing all of them, and cheaper.
+  let h1 = 0x811c9dc5 ^ len;
+  let h2 = 0x3c6ef372 + len;
+  const head = Math.min(k, start + 12);
+  for (let i = start; i < head; i++) {
+    h1 = Math.imul(h1 ^ line[i]!, 0x01000193);
+    h2 = Math.imul(h2 + line[i]!, 0x5bd1e995) ^ (h2 >>> 13);
   }
-  if (k - start < 4 || !isAlnum(line[start]!)) return 0;
+  for (let i = Math.max(head, k - 12); i < k; i++) {
+    h1 = Math.imul(h1 ^ line[i]!, 0x01000193);
+    h2 = Math.imul(h2 + line[i]!, 0x5bd1e995) ^ (h2 >>> 13);
+  }
   return (h1 >>> 0) * 2097152 + (h2 >>> 11) + 1;
 }
 

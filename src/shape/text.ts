@@ -4,6 +4,7 @@
  * nothing in the outline can carry a secret, a line break, or a misleading control
  * character. Numbers are formatted without the locale (byte-identical everywhere).
  */
+import { formatCount } from '../render/numbers.js';
 import { redact } from '../redact/index.js';
 
 /** Shown string examples are at most this many characters (before escaping). */
@@ -11,16 +12,8 @@ export const EXAMPLE_CHARS = 40;
 const KEY_CHARS = 40;
 const MAP_KEY_CHARS = 20;
 
-/** 1234567 -> "1,234,567" for counts. */
-export function formatCount(n: number): string {
-  const s = String(Math.trunc(Math.abs(n)));
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    if (i > 0 && (s.length - i) % 3 === 0) out += ',';
-    out += s[i];
-  }
-  return n < 0 ? `-${out}` : out;
-}
+/** 1234567 -> "1,234,567" for counts: the one formatter wisp writes numbers with. */
+export { formatCount };
 
 /** A number from the data: at most 10 significant digits, no locale. */
 export function formatValue(v: number): string {
