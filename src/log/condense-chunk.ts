@@ -11,7 +11,7 @@ import {
   TRACE_WINDOW,
 } from './partial.js';
 import { Severity, SEVERITY_COUNT } from './severity.js';
-import { TraceFinder } from './trace-id.js';
+import { findId, idHash, type IdSpan } from './trace-id.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -43,8 +43,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
   let lineNo = 0;
   let skipped = 0;
   let cut = 0;
-  const sequence = new SequenceRecorder();
-  const traces = info.traceKey === undefined ? undefined : new TraceFinder(buf, Buffer.from(info.traceKey));
+  const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey));
 
   const length = buf.length;
   let start = 0;
@@ -83,7 +82,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
     const previous = current;
     current = groups.add(parser, buf, s, end, lineNo);
     currentIsExample = current.records === 1;
-    sequence.record(current, previous, traces === undefined ? 0 : traces.idIn(s, end));
+    sequence.record(current, previous, s, end);
   }
   lead.standalone = standalone.ordered;
   return {
@@ -97,25 +96,84 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
   };
 }
 
-/** Error and fault records and what came before them (see Sequence). */
+/**
+ * Error and fault records and what came before them (see Sequence). Lines are searched
+ * for a trace id only where it matters: an error's line, the lines before it that hold
+ * the same id, and the chunk's last TRACE_WINDOW records (a later chunk's errors may
+ * follow them). A log full of ids but with few errors pays next to nothing.
+ */
 class SequenceRecorder {
   readonly #pairs = new Map<string, [string, string, number, number]>();
-  readonly #traces = RecentTraces.fresh();
   readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
+  /** Each record's line start and end and group, by record index (growing arrays). */
+  #starts: Int32Array = new Int32Array(4096);
+  #ends: Int32Array = new Int32Array(4096);
+  readonly #groups: GroupStat[] = [];
+  readonly #buf: Buffer;
+  readonly #key: Buffer | undefined;
+  readonly #span: IdSpan = { start: -1, end: -1 };
+  readonly #other: IdSpan = { start: -1, end: -1 };
 
-  /** `trace` is the hash of the record's trace id, 0 for none. */
-  record(g: GroupStat, previous: GroupStat | undefined, trace: number): void {
+  constructor(buf: Buffer, key: Buffer | undefined) {
+    this.#buf = buf;
+    this.#key = key;
+  }
+
+  record(g: GroupStat, previous: GroupStat | undefined, s: number, e: number): void {
     const index = this.#records++;
-    if (g.severity <= Severity.Error) {
-      const before = trace === 0 ? undefined : this.#traces.get(trace, index);
-      if (before !== undefined) this.#pair(g.key, before.key, 1);
-      else if (trace !== 0 && index < TRACE_WINDOW) this.#openTraces.push([trace, g.key, previous?.key ?? '', index]);
-      else if (previous !== undefined) this.#pair(g.key, previous.key, 0);
-      else if (index === 0) this.#firstError = g.key;
+    if (index === this.#starts.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.#starts = grow(this.#starts);
+      this.#ends = grow(this.#ends);
     }
-    if (trace !== 0) this.#traces.set(trace, g, index);
+    this.#starts[index] = s;
+    this.#ends[index] = e;
+    this.#groups.push(g);
+    if (g.severity > Severity.Error) return;
+    const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
+    if (span !== undefined && span.start >= 0) {
+      const before = this.#earlierOnTrace(index, span);
+      if (before !== undefined) return this.#pair(g.key, before.key, 1);
+      if (index < TRACE_WINDOW) {
+        this.#openTraces.push([idHash(this.#buf, span), g.key, previous?.key ?? '', index]);
+        return;
+      }
+    }
+    if (previous !== undefined) this.#pair(g.key, previous.key, 0);
+    else if (index === 0 && (span === undefined || span.start < 0)) this.#firstError = g.key;
+  }
+
+  /** The nearest earlier record in the window whose id is the same: found by the id's bytes. */
+  #earlierOnTrace(index: number, span: IdSpan): GroupStat | undefined {
+    const buf = this.#buf;
+    const id = buf.subarray(span.start, span.end);
+    const first = Math.max(0, index - TRACE_WINDOW);
+    const floor = this.#starts[first]!;
+    // A negative offset would make lastIndexOf count from the buffer's end: stop at 0.
+    if (index === 0 || this.#starts[index]! === 0) return undefined;
+    for (let pos = buf.lastIndexOf(id, this.#starts[index]! - 1); pos >= floor; pos = pos > 0 ? buf.lastIndexOf(id, pos - 1) : -1) {
+      const r = this.#recordAt(pos, first, index - 1);
+      // The id must be that record's own id, not a mention of it.
+      const other = findId(buf, this.#starts[r]!, this.#ends[r]!, this.#key!, this.#other);
+      if (other.start === pos && other.end === span.end - span.start + pos) return this.#groups[r];
+    }
+    return undefined;
+  }
+
+  /** The record (between lo and hi) whose line holds byte `pos`. */
+  #recordAt(pos: number, lo: number, hi: number): number {
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#starts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   #pair(key: string, before: string, sameTrace: number): void {
@@ -127,100 +185,23 @@ class SequenceRecorder {
   }
 
   result(): Sequence {
-    return {
-      records: this.#records,
-      pairs: [...this.#pairs.values()],
-      firstError: this.#firstError,
-      openTraces: this.#openTraces,
-      traceLast: this.#traces.recent(this.#records),
-    };
-  }
-}
-
-/**
- * The traces of the last TRACE_WINDOW records, in an open-addressing table of typed arrays:
- * logs that carry an id on every line make a lookup and an insert per record, and a Map of
- * tens of thousands of number keys per chunk cost a third of the condensing.
- */
-class RecentTraces {
-  static readonly SLOTS = 8192; // at least four times TRACE_WINDOW: short probe runs
-  static readonly PROBES = 64;
-  static #spare: RecentTraces | undefined;
-
-  /**
-   * One table per thread, emptied for each chunk: its typed arrays live outside the heap,
-   * and a new set per chunk made memory grow faster than the collector noticed.
-   */
-  static fresh(): RecentTraces {
-    const t = (RecentTraces.#spare ??= new RecentTraces());
-    t.#index.fill(-1);
-    t.#group.fill(undefined);
-    t.#compacted = 0;
-    return t;
-  }
-
-  readonly #trace = new Float64Array(RecentTraces.SLOTS);
-  readonly #index = new Int32Array(RecentTraces.SLOTS).fill(-1);
-  readonly #group: (GroupStat | undefined)[] = new Array(RecentTraces.SLOTS);
-
-  /** The group of the trace's last record, if it is within the window of `now`. */
-  get(trace: number, now: number): GroupStat | undefined {
-    const mask = RecentTraces.SLOTS - 1;
-    for (let k = 0, slot = trace & mask; k < RecentTraces.PROBES; k++, slot = (slot + 1) & mask) {
-      const at = this.#index[slot]!;
-      if (at < 0) return undefined;
-      if (now - at <= TRACE_WINDOW && this.#trace[slot] === trace) return this.#group[slot];
-    }
-    return undefined;
-  }
-
-  set(trace: number, g: GroupStat, now: number): void {
-    // Every window, keep only the live entries, so that probe runs stay short.
-    if (now - this.#compacted >= TRACE_WINDOW) this.#compact(now);
-    this.#insert(trace, g, now);
-  }
-
-  #compacted = 0;
-
-  #insert(trace: number, g: GroupStat, now: number): void {
-    const mask = RecentTraces.SLOTS - 1;
-    let free = -1;
-    for (let k = 0, slot = trace & mask; k < RecentTraces.PROBES; k++, slot = (slot + 1) & mask) {
-      const at = this.#index[slot]!;
-      const stale = at < 0 || now - at > TRACE_WINDOW;
-      if (!stale && this.#trace[slot] === trace) {
-        free = slot;
-        break;
+    // The last TRACE_WINDOW records' ids: the records a later chunk's errors may follow.
+    const traceLast: [number, string, number][] = [];
+    if (this.#key !== undefined) {
+      const seen = new Map<number, number>();
+      for (let r = Math.max(0, this.#records - TRACE_WINDOW); r < this.#records; r++) {
+        const span = findId(this.#buf, this.#starts[r]!, this.#ends[r]!, this.#key, this.#span);
+        if (span.start < 0) continue;
+        const hash = idHash(this.#buf, span);
+        const at = seen.get(hash);
+        if (at !== undefined) traceLast[at] = [hash, this.#groups[r]!.key, r];
+        else {
+          seen.set(hash, traceLast.length);
+          traceLast.push([hash, this.#groups[r]!.key, r]);
+        }
       }
-      if (stale && free < 0) free = slot;
-      if (at < 0) break;
     }
-    if (free < 0) free = trace & mask; // not seen with a sane window and table size
-    this.#trace[free] = trace;
-    this.#index[free] = now;
-    this.#group[free] = g;
-  }
-
-  #compact(now: number): void {
-    const live: [number, number, GroupStat][] = [];
-    for (let slot = 0; slot < RecentTraces.SLOTS; slot++) {
-      const at = this.#index[slot]!;
-      if (at >= 0 && now - at <= TRACE_WINDOW) live.push([this.#trace[slot]!, at, this.#group[slot]!]);
-    }
-    this.#index.fill(-1);
-    this.#group.fill(undefined);
-    for (const [trace, at, g] of live) this.#insert(trace, g, at);
-    this.#compacted = now;
-  }
-
-  /** [trace, group key, record index] for the records within the window of the chunk's end. */
-  recent(records: number): [number, string, number][] {
-    const out: [number, string, number][] = [];
-    for (let slot = 0; slot < RecentTraces.SLOTS; slot++) {
-      const at = this.#index[slot]!;
-      if (at >= 0 && at >= records - TRACE_WINDOW) out.push([this.#trace[slot]!, this.#group[slot]!.key, at]);
-    }
-    return out;
+    return { records: this.#records, pairs: [...this.#pairs.values()], firstError: this.#firstError, openTraces: this.#openTraces, traceLast };
   }
 }
 

@@ -3,7 +3,8 @@
  * `x-request-id: ...`), for precursors on the same trace.
  *
  * The head of an input decides which key its lines use (a log spells its id field one
- * way); each record is then searched for that key alone, with one native indexOf.
+ * way). Lines are searched for it only where a precursor is wanted: an error's line, and
+ * the lines before it.
  */
 const KEYS = ['trace', 'Trace', 'TRACE', 'request', 'Request', 'req', 'correlation', 'Correlation', 'span', 'Span'];
 
@@ -15,68 +16,55 @@ for (let c = 0; c < 256; c++) {
 }
 const isAlnum = (c: number): boolean => ID[c] === 1;
 
-/**
- * Finds each line's id in one chunk: the next occurrence of the key is remembered, so a
- * chunk is searched once however many lines lack the key (indexOf alone would search to
- * the chunk's end for each of them).
- */
-export class TraceFinder {
-  readonly #buf: Buffer;
-  readonly #key: Buffer;
-  #next: number;
+/** Where an id lies in a buffer: [start, end), or start -1 for none. */
+export interface IdSpan {
+  start: number;
+  end: number;
+}
 
-  constructor(buf: Buffer, key: Buffer) {
-    this.#buf = buf;
-    this.#key = key;
-    this.#next = buf.indexOf(key);
+/** The first id after `key` in bytes [s, e) of buf; out.start is -1 when there is none. */
+export function findId(buf: Buffer, s: number, e: number, key: Buffer, out: IdSpan): IdSpan {
+  out.start = -1;
+  const last = e - key.length;
+  const k0 = key[0]!;
+  for (let at = s; at <= last; at++) {
+    if (buf[at] !== k0) continue;
+    let k = 1;
+    while (k < key.length && buf[at + k] === key[k]) k++;
+    if (k < key.length) continue;
+    // The key must start a word: `trace`, not `backtrace`.
+    if (at > s && isAlnum(buf[at - 1]!)) continue;
+    if (valueAfterKey(buf, at + key.length, e, out)) return out;
   }
-
-  /** The id in bytes [s, e) as a 53-bit hash (0 when there is none): a cheap map key. */
-  idIn(s: number, e: number): number {
-    const buf = this.#buf;
-    while (this.#next !== -1 && this.#next < e) {
-      const at = this.#next;
-      this.#next = buf.indexOf(this.#key, at + 1);
-      // The key must start a word (`trace`, not `backtrace`) inside this line.
-      if (at < s || (at > s && isAlnum(buf[at - 1]!))) continue;
-      const id = valueAfterKey(buf, at + this.#key.length, e);
-      if (id !== 0) {
-        // The rest of this line is done with.
-        while (this.#next !== -1 && this.#next < e) this.#next = buf.indexOf(this.#key, this.#next + 1);
-        return id;
-      }
-    }
-    return 0;
-  }
+  return out;
 }
 
 /** After the key: an optional `_id`/`Id`/`-id`, a quote, `=` or `:`, a quote, then the id. */
-function valueAfterKey(line: Buffer, i: number, end: number): number {
+function valueAfterKey(line: Buffer, i: number, end: number, out: IdSpan): boolean {
   let k = i;
   while (k < end && k - i < 12 && ID[line[k]!] !== 0 && line[k] !== 58 && line[k] !== 47) k++;
   if (k < end && line[k] === 34) k++;
   while (k < end && line[k] === 32) k++;
-  if (k >= end || (line[k] !== 61 && line[k] !== 58)) return 0;
+  if (k >= end || (line[k] !== 61 && line[k] !== 58)) return false;
   k++;
   while (k < end && line[k] === 32) k++;
   if (k < end && line[k] === 34) k++;
   const start = k;
   const limit = Math.min(end, start + 128);
   while (k < limit && ID[line[k]!] !== 0) k++;
-  const len = k - start;
-  if (len < 4 || !isAlnum(line[start]!)) return 0;
-  // Ids differ at their start or their end (counters, random hex, UUIDs): hashing the
-  // first and last 12 bytes and the length is as good as hashing all of them, and cheaper.
-  let h1 = 0x811c9dc5 ^ len;
-  let h2 = 0x3c6ef372 + len;
-  const head = Math.min(k, start + 12);
-  for (let i = start; i < head; i++) {
-    h1 = Math.imul(h1 ^ line[i]!, 0x01000193);
-    h2 = Math.imul(h2 + line[i]!, 0x5bd1e995) ^ (h2 >>> 13);
-  }
-  for (let i = Math.max(head, k - 12); i < k; i++) {
-    h1 = Math.imul(h1 ^ line[i]!, 0x01000193);
-    h2 = Math.imul(h2 + line[i]!, 0x5bd1e995) ^ (h2 >>> 13);
+  if (k - start < 4 || !isAlnum(line[start]!)) return false;
+  out.start = start;
+  out.end = k;
+  return true;
+}
+
+/** A 53-bit hash of an id's bytes: the key by which traces cross chunk boundaries. */
+export function idHash(buf: Buffer, span: IdSpan): number {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x3c6ef372;
+  for (let i = span.start; i < span.end; i++) {
+    h1 = Math.imul(h1 ^ buf[i]!, 0x01000193);
+    h2 = Math.imul(h2 + buf[i]!, 0x5bd1e995) ^ (h2 >>> 13);
   }
   return (h1 >>> 0) * 2097152 + (h2 >>> 11) + 1;
 }
@@ -95,10 +83,11 @@ export function traceKeyOf(head: string): string | undefined {
     lines.push([start, nl]);
     start = nl + 1;
   }
+  const span: IdSpan = { start: -1, end: -1 };
   for (const key of KEYS) {
-    const finder = new TraceFinder(bytes, Buffer.from(key));
+    const k = Buffer.from(key);
     let found = 0;
-    for (const [s, e] of lines) if (finder.idIn(s, e) !== 0 && ++found >= 2) return key;
+    for (const [s, e] of lines) if (findId(bytes, s, e, k, span).start >= 0 && ++found >= 2) return key;
   }
   return undefined;
 }
