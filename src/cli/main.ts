@@ -4,7 +4,7 @@ import type { CliIo, CommandRunner } from './io.js';
 /** Each command lives in its own module, loaded only when it is asked for. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRunner> }> = {
   log: {
-    summary: 'condense logs: wisp log [FILE...|-] [--json] [--top N] [--workers N] [--max-bytes N]',
+    summary: 'condense logs, archives, the system log: wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--per-file] [--last 10m]',
     load: async () => (await import('./commands/log.js')).runLog,
   },
   cluster: {

@@ -29,8 +29,9 @@ export function parsePartialFile(text: string, name: string): PartialFile {
   let v: unknown;
   try {
     v = JSON.parse(text);
-  } catch (err) {
-    throw new WispError('WISP_NOT_JSON', `${name} is not a wisp partial (not JSON: ${(err as Error).message})`);
+  } catch {
+    // The parser's message quotes the input, which may be binary: name the file only.
+    throw new WispError('WISP_NOT_JSON', `${name} is not a wisp partial (not JSON)`, 'write partials with wisp log --emit-partial');
   }
   const p = v as Partial<PartialFile> | null;
   if (p === null || typeof p !== 'object' || p.format !== PARTIAL_FORMAT) {
