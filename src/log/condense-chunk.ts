@@ -107,9 +107,9 @@ class SequenceRecorder {
   readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
-  /** Each record's line start and end and group, by record index (growing arrays). */
-  #starts: Int32Array = new Int32Array(4096);
-  #ends: Int32Array = new Int32Array(4096);
+  /** Each record's line start and end and group, by record index. */
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
   readonly #groups: GroupStat[] = [];
   readonly #buf: Buffer;
   readonly #key: Buffer | undefined;
@@ -123,17 +123,8 @@ class SequenceRecorder {
 
   record(g: GroupStat, previous: GroupStat | undefined, s: number, e: number): void {
     const index = this.#records++;
-    if (index === this.#starts.length) {
-      const grow = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.#starts = grow(this.#starts);
-      this.#ends = grow(this.#ends);
-    }
-    this.#starts[index] = s;
-    this.#ends[index] = e;
+    this.#starts.push(s);
+    this.#ends.push(e);
     this.#groups.push(g);
     if (g.severity > Severity.Error) return;
     const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
