@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { orderRotated } from '../src/source/expand-paths.js';
 import { mixedLog } from '../fixtures/logs.js';
-import { runCli, tempDir } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { WISP_BIN, runCli, tempDir } from './helpers.js';
 
 const dir = tempDir('batch');
 const archive = join(dir, 'archive');
@@ -122,4 +123,13 @@ test('partials: an archive split three ways and merged gives the single run repo
   const bad = await runCli(['merge', files[0]!]);
   t.is(bad.code, 2);
   t.regex(bad.stderr, /not a wisp partial/);
+});
+
+test('on a terminal, stderr shows a progress line (bytes, files, MB/s, ETA)', async (t) => {
+  // util-linux's script gives the CLI a pseudo-terminal, as a user's shell would.
+  const big = join(dir, 'progress.log');
+  writeFileSync(big, mixedLog(120_000));
+  const out = spawnSync('script', ['-qc', `${process.execPath} ${WISP_BIN} log ${big} > /dev/null`, '/dev/null'], { encoding: 'utf8' });
+  t.is(out.status, 0, out.stderr);
+  t.regex(out.stdout, /wisp: \d+ of \d+ MB, \d of 1 files, \d+ MB\/s, ETA \d+ s/);
 });
