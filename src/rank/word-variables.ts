@@ -31,6 +31,8 @@ export interface WordMerge {
 
 interface Entry {
   tokens: string[];
+  /** The header the message came with; '' once merged messages came with different ones. */
+  header: string;
   members: GroupStat[];
   lines: number;
   firstLine: number;
@@ -39,11 +41,13 @@ interface Entry {
 export function mergeWordVariables(groups: GroupStat[]): WordMerge {
   const buckets = new Map<string, Entry[]>();
   for (const g of groups) {
-    const tokens = collapseRuns(g.template.split(/[ \t]+/));
+    const all = g.template.split(/[ \t]+/);
+    const message = withoutHeader(all);
+    const tokens = collapseRuns(message);
     const key = `${g.severity}|${tokens.length}`;
     let b = buckets.get(key);
     if (b === undefined) buckets.set(key, (b = []));
-    b.push({ tokens, members: [g], lines: g.lines, firstLine: g.firstLine });
+    b.push({ tokens, header: all.slice(0, all.length - message.length).join(' '), members: [g], lines: g.lines, firstLine: g.firstLine });
   }
   const representative = new Map<string, string>();
   const out: GroupStat[] = [];
@@ -71,6 +75,28 @@ export function mergeWordVariables(groups: GroupStat[]): WordMerge {
   return { groups: out, representative };
 }
 
+/** A source field ending a header: `sshd(pam_unix)[<PID>]:`, `org.apache.Foo:`, `[main]:`. */
+const SOURCE_FIELD = /^[^\s:]*[.()[\]$<>_/][^\s]*:$/;
+const LEVEL_LETTER = /^[VDIWEF]$/;
+const HEADER_TOKENS = 12;
+
+/**
+ * The message without its header: a line's source (host, process, logger, thread) says
+ * where an event was logged, not which event it is, so the same message from two
+ * processes is one event. The header ends at its first source field among the first few
+ * tokens, or at a plain name after a one-letter level (Android's `D WindowManager:`).
+ */
+function withoutHeader(tokens: string[]): string[] {
+  const limit = Math.min(tokens.length - 1, HEADER_TOKENS);
+  for (let i = 0; i < limit; i++) {
+    const t = tokens[i]!;
+    if (!t.endsWith(':')) continue;
+    if (SOURCE_FIELD.test(t) || (i > 0 && LEVEL_LETTER.test(tokens[i - 1]!))) return tokens.slice(i + 1);
+    return tokens;
+  }
+  return tokens;
+}
+
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 const isNumberToken = (t: string | undefined): boolean => t !== undefined && t.startsWith('<NUM>');
 
@@ -93,6 +119,8 @@ function collapseRuns(raw: string[]): string[] {
 
 /** Merges the entries that agree outside `positions` where every one of them holds a variable. */
 function mergeAt(entries: Entry[], positions: number[]): Entry[] {
+  // Something must stay constant: a one-word message is not a variable of itself.
+  if (positions.length > 0 && positions.length >= (entries[0]?.tokens.length ?? 0)) return entries;
   const bySignature = new Map<string, Entry[]>();
   for (const e of entries) {
     const sig = e.tokens.map((t, i) => (positions.includes(i) ? '\u0000' : t)).join(' ');
@@ -111,6 +139,7 @@ function mergeAt(entries: Entry[], positions: number[]): Entry[] {
     const tokens = list[0]!.tokens.map((t, i) => (positions.includes(i) ? WILDCARD : t));
     out.push({
       tokens,
+      header: list.every((e) => e.header === list[0]!.header) ? list[0]!.header : '',
       members: list.flatMap((e) => e.members),
       lines: list.reduce((s, e) => s + e.lines, 0),
       firstLine: list[0]!.firstLine,
@@ -150,7 +179,9 @@ function combine(e: Entry): GroupStat {
       for (const [i, n] of Object.entries(g.perInput)) perInput[Number(i)] = (perInput[Number(i)] ?? 0) + n;
     }
   }
-  const template = e.tokens.join(' ');
+  // The shared header stays in view; where the members came from different sources, the
+  // examples show them.
+  const template = (e.header === '' ? '' : `${e.header} `) + e.tokens.join(' ');
   return {
     ...first,
     key: `${first.severity}:${template}`,
