@@ -10,9 +10,10 @@ import type { GroupStat } from '../log/partial.js';
  *    of block ids) counts as one token, so lists of any length share a bucket.
  * 2. For each position (then each pair of positions, for variables that vary together,
  *    such as a user and a host), templates that agree on every other token are candidates.
- * 3. They merge when the position holds a variable: at least MIN_VARIABLE_VALUES distinct
- *    values that look like ids (holding a digit or a placeholder: `Thunderbird_A<NUM>`,
- *    `an<NUM>…`), or at least MIN_WORD_VALUES plain words (user and host names). A few
+ * 3. They merge when the position holds a variable: two or more paths, at least
+ *    MIN_VARIABLE_VALUES distinct values that look like ids (holding a digit or a
+ *    placeholder: `Thunderbird_A<NUM>`, `an<NUM>…`), or at least MIN_WORD_VALUES plain
+ *    words (user and host names). A few
  *    plain words are an enum and stay apart: "VM Started" and "VM Paused", or a node's
  *    states "boot", "wait" and "halt".
  */
@@ -92,10 +93,19 @@ function withoutHeader(tokens: string[]): string[] {
     const t = tokens[i]!;
     if (!t.endsWith(':')) continue;
     if (SOURCE_FIELD.test(t) || (i > 0 && LEVEL_LETTER.test(tokens[i - 1]!))) return tokens.slice(i + 1);
-    return tokens;
+    break;
   }
-  return tokens;
+  // No source field: a header of fields without colons (`<NUM> node-<NUM> unix.hw
+  // state_change.unavailable <NUM> <NUM> Component ...`) is the leading run of
+  // identifier-like tokens, when it is at least HEADER_RUN long and words follow it.
+  let run = 0;
+  while (run < limit && IDENTIFIER.test(tokens[run]!)) run++;
+  return run >= HEADER_RUN && tokens.length - run >= 2 ? tokens.slice(run) : tokens;
 }
+
+/** A token that names or numbers rather than says: a placeholder, a digit, or `. _ - / @ [`. */
+const IDENTIFIER = /[<\d._\-/@[]/;
+const HEADER_RUN = 3;
 
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 const isNumberToken = (t: string | undefined): boolean => t !== undefined && t.startsWith('<NUM>');
@@ -157,6 +167,8 @@ function isVariable(list: Entry[], p: number): boolean {
     if (word === WILDCARD) return true;
     counts.set(word, (counts.get(word) ?? 0) + e.lines);
   }
+  // Two different paths are already a variable: a file name is never the event.
+  if (counts.size >= 2 && [...counts.keys()].every((w) => w.includes('/'))) return true;
   if (counts.size < MIN_VARIABLE_VALUES) return false;
   if (counts.size >= MIN_WORD_VALUES) return true;
   return [...counts.keys()].some((w) => /[\d<]/.test(w));
