@@ -58,9 +58,13 @@ export function mergeWordVariables(groups: GroupStat[]): WordMerge {
       // Templates that tokenise the same (a date's words, blanks) are one template.
       entries = mergeAt(entries, []);
       const n = entries[0]!.tokens.length;
-      for (let p = 0; p < n; p++) entries = mergeAt(entries, [p]);
-      if (n <= PAIR_MAX_TOKENS && entries.length <= PAIR_MAX_TEMPLATES) {
-        for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) entries = mergeAt(entries, [p, q]);
+      // Only positions whose words differ can hold a variable; the rest need no pass.
+      for (const p of varying(entries, n)) if (entries.length > 1) entries = mergeAt(entries, [p]);
+      if (n <= PAIR_MAX_TOKENS && entries.length > 1 && entries.length <= PAIR_MAX_TEMPLATES) {
+        const ps = varying(entries, n);
+        for (let i = 0; i < ps.length; i++) {
+          for (let j = i + 1; j < ps.length && entries.length > 1; j++) entries = mergeAt(entries, [ps[i]!, ps[j]!]);
+        }
       }
     }
     for (const e of entries) {
@@ -123,6 +127,16 @@ function collapseRuns(raw: string[]): string[] {
     const last = out[out.length - 1];
     if (last !== undefined && (last === t || last === `${t}…`)) out[out.length - 1] = `${t}…`;
     else out.push(t);
+  }
+  return out;
+}
+
+/** Positions at which the entries' words are not all the same. */
+function varying(entries: Entry[], n: number): number[] {
+  const out: number[] = [];
+  for (let p = 0; p < n; p++) {
+    const first = entries[0]!.tokens[p];
+    if (entries.some((e) => e.tokens[p] !== first)) out.push(p);
   }
   return out;
 }
