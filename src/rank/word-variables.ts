@@ -125,18 +125,21 @@ function collapseRuns(raw: string[]): string[] {
   const out: string[] = [];
   for (const t of tokens) {
     const last = out[out.length - 1];
-    if (last !== undefined && (last === t || last === `${t}…`)) out[out.length - 1] = `${t}…`;
+    if (last !== undefined && (same(last) === same(t) || same(last) === same(`${t}…`))) out[out.length - 1] = `${last.endsWith('…') ? last.slice(0, -1) : last}…`;
     else out.push(t);
   }
   return out;
 }
 
+/** <HEX> and <NUM> are one variable to grouping, as they are to the template hash. */
+const same = (t: string | undefined): string | undefined => (t !== undefined && t.includes('<HEX>') ? t.replaceAll('<HEX>', '<NUM>') : t);
+
 /** Positions at which the entries' words are not all the same. */
 function varying(entries: Entry[], n: number): number[] {
   const out: number[] = [];
   for (let p = 0; p < n; p++) {
-    const first = entries[0]!.tokens[p];
-    if (entries.some((e) => e.tokens[p] !== first)) out.push(p);
+    const first = same(entries[0]!.tokens[p]);
+    if (entries.some((e) => same(e.tokens[p]) !== first)) out.push(p);
   }
   return out;
 }
@@ -147,7 +150,7 @@ function mergeAt(entries: Entry[], positions: number[]): Entry[] {
   if (positions.length > 0 && positions.length >= (entries[0]?.tokens.length ?? 0)) return entries;
   const bySignature = new Map<string, Entry[]>();
   for (const e of entries) {
-    const sig = e.tokens.map((t, i) => (positions.includes(i) ? '\u0000' : t)).join(' ');
+    const sig = e.tokens.map((t, i) => (positions.includes(i) ? '\u0000' : same(t))).join(' ');
     let list = bySignature.get(sig);
     if (list === undefined) bySignature.set(sig, (list = []));
     list.push(e);
@@ -177,7 +180,7 @@ function isVariable(list: Entry[], p: number): boolean {
   const counts = new Map<string, number>();
   for (const e of list) {
     // A position already found variable counts as many words.
-    const word = e.tokens[p]!;
+    const word = same(e.tokens[p])!;
     if (word === WILDCARD) return true;
     counts.set(word, (counts.get(word) ?? 0) + e.lines);
   }
