@@ -3,7 +3,7 @@ import { WispError } from '../errors.js';
 import type { LogSource } from '../source/log-source.js';
 import { lineChunks } from '../split/line-chunks.js';
 import type { LogState } from './condense-log.js';
-import { DETECT_BYTES, detectFormat } from './detect.js';
+import { detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
 import { LineKind, LineParser } from './line-parser.js';
 
@@ -45,11 +45,11 @@ export async function writeAssignments(
     if (skipped.has(source.name)) continue;
     const opened = await source.open();
     let parser: LineParser | undefined;
-    const head: Buffer[] = [];
-    let headBytes = 0;
     let current = '';
     let batch = '';
-    const condense = (buf: Buffer): void => {
+    const decide = (head: Buffer): FormatInfo => detectFormat(new TextDecoder().decode(head));
+    for await (const { info, chunk: buf } of withFormat(lineChunks(opened.chunks), decide)) {
+      parser ??= new LineParser(info);
       let start = 0;
       while (start < buf.length) {
         let nl = buf.indexOf(NEWLINE, start);
@@ -58,36 +58,22 @@ export async function writeAssignments(
         const s = start;
         start = nl + 1;
         lineNo++;
-        parser!.parse(buf, s, end);
+        parser.parse(buf, s, end);
         let id: string;
-        if (parser!.kind === LineKind.Skip) id = 'frame';
-        else if (parser!.kind === LineKind.Head) id = current = idOf(`${parser!.severity}:${parser!.scanner.key()}`);
+        if (parser.kind === LineKind.Skip) id = 'frame';
+        else if (parser.kind === LineKind.Head) id = current = idOf(`${parser.severity}:${parser.scanner.key()}`);
         else if (current !== '') id = current;
         else {
-          parser!.parseAlone(buf, s, end);
-          id = idOf(`${parser!.severity}:${parser!.scanner.key()}`);
+          parser.parseAlone(buf, s, end);
+          id = idOf(`${parser.severity}:${parser.scanner.key()}`);
         }
         batch += `${lineNo},${id}\n`;
       }
-    };
-    const begin = (): void => {
-      const bytes = Buffer.concat(head).subarray(0, DETECT_BYTES);
-      const info: FormatInfo = detectFormat(new TextDecoder().decode(bytes));
-      parser = new LineParser(info);
-      for (const c of head.splice(0)) condense(c);
-    };
-    for await (const chunk of lineChunks(opened.chunks)) {
-      if (parser === undefined) {
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes >= DETECT_BYTES) begin();
-      } else condense(chunk);
       if (batch.length > 1 << 20) {
         await write(batch);
         batch = '';
       }
     }
-    if (parser === undefined && head.length > 0) begin();
     await write(batch);
   }
   await Promise.race([new Promise<void>((r) => out.end(() => r())), failed]);

@@ -3,11 +3,11 @@ import { WispError } from '../errors.js';
 import { LogMerger } from '../merge/log-merger.js';
 import { defaultThreadCount, WorkerPool } from '../pool/worker-pool.js';
 import { rankGroups } from '../rank/rank-groups.js';
-import type { LogSource, OpenedSource } from '../source/log-source.js';
+import { peek, type LogSource, type OpenedSource } from '../source/log-source.js';
 import { lineChunks } from '../split/line-chunks.js';
 import type { CondenseLogTask } from '../../workers/condense-log.js';
 import { condenseChunk } from './condense-chunk.js';
-import { DETECT_BYTES, detectFormat } from './detect.js';
+import { DETECT_BYTES, detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
 import type { LogPartial } from './partial.js';
@@ -122,33 +122,6 @@ async function totalSize(sources: LogSource[]): Promise<number | undefined> {
   return total;
 }
 
-/** The first `bytes` of a stream, and the whole stream again, head included. */
-async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{ head: Buffer; all: AsyncIterable<Buffer> }> {
-  const iterator = src[Symbol.asyncIterator]();
-  const taken: Buffer[] = [];
-  let size = 0;
-  let done = false;
-  while (size < bytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    taken.push(next.value);
-    size += next.value.length;
-  }
-  async function* all(): AsyncGenerator<Buffer> {
-    yield* taken;
-    if (done) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { head: Buffer.concat(taken), all: all() };
-}
-
 /** Crash reports are small (the largest seen: 6 MB); past this one is not a crash report. */
 const MAX_CRASH_BYTES = 32 * 1024 * 1024;
 
@@ -215,24 +188,11 @@ async function* readChunks(
     try {
       const opened = i === 0 && first !== undefined ? first : await sources[i]!.open();
       input.gzip = opened.gzip;
-      const head: Buffer[] = [];
-      let headBytes = 0;
-      let info: FormatInfo | undefined;
-      for await (const chunk of lineChunks(counted(opened.chunks), { chunkBytes: opts.chunkBytes })) {
+      const name = sources[i]!.name;
+      const chunks = lineChunks(counted(opened.chunks), { chunkBytes: opts.chunkBytes });
+      for await (const { info, chunk } of withFormat(chunks, (head) => decide(name, head, input))) {
         if (opts.signal?.aborted) throw cancelled();
-        if (info !== undefined) {
-          yield { kind: 'chunk', input: i, info, chunk };
-          continue;
-        }
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes < DETECT_BYTES) continue;
-        info = decide(sources[i]!.name, head, input);
-        for (const c of head.splice(0)) yield { kind: 'chunk', input: i, info, chunk: c };
-      }
-      if (info === undefined && head.length > 0) {
-        info = decide(sources[i]!.name, head, input);
-        for (const c of head.splice(0)) yield { kind: 'chunk', input: i, info, chunk: c };
+        yield { kind: 'chunk', input: i, info, chunk };
       }
       yield { kind: 'end', input: i };
     } catch (err) {
@@ -243,8 +203,7 @@ async function* readChunks(
   opts.onProgress?.({ bytes: readSoFar, totalBytes: knownTotal, inputsDone: sources.length, inputs: sources.length });
 }
 
-function decide(name: string, head: Buffer[], input: InputRead): FormatInfo {
-  const bytes = Buffer.concat(head).subarray(0, DETECT_BYTES);
+function decide(name: string, bytes: Buffer, input: InputRead): FormatInfo {
   refuseBinary(name, bytes);
   const info = detectFormat(decoder.decode(bytes));
   input.format = info.label;

@@ -109,3 +109,33 @@ function looksLikeJsonObject(line: string): boolean {
     return false;
   }
 }
+
+/**
+ * Chunks of one input, each with the input's format: the first chunks are held until
+ * DETECT_BYTES have come (or the input ends), the format is decided from exactly those
+ * bytes by `decide`, and then everything flows through. Whatever the chunk size, the
+ * decision sees the same bytes.
+ */
+export async function* withFormat(
+  chunks: AsyncIterable<Buffer>,
+  decide: (head: Buffer) => FormatInfo,
+): AsyncGenerator<{ info: FormatInfo; chunk: Buffer }> {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let info: FormatInfo | undefined;
+  for await (const chunk of chunks) {
+    if (info !== undefined) {
+      yield { info, chunk };
+      continue;
+    }
+    head.push(chunk);
+    headBytes += chunk.length;
+    if (headBytes < DETECT_BYTES) continue;
+    info = decide(Buffer.concat(head).subarray(0, DETECT_BYTES));
+    for (const c of head.splice(0)) yield { info, chunk: c };
+  }
+  if (info === undefined && head.length > 0) {
+    info = decide(Buffer.concat(head).subarray(0, DETECT_BYTES));
+    for (const c of head) yield { info, chunk: c };
+  }
+}

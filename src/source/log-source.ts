@@ -75,24 +75,44 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
   return {
     name,
     async open() {
-      const iterator = (stream as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-      const first = await iterator.next();
-      const head = first.done ? Buffer.alloc(0) : toBuffer(first.value);
-      const gzip = head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
-      async function* replay(): AsyncGenerator<Buffer> {
-        if (first.done) return;
-        yield head;
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          yield toBuffer(next.value);
-        }
+      async function* buffers(): AsyncGenerator<Buffer> {
+        for await (const b of stream as Readable) yield toBuffer(b as Buffer | string);
       }
-      const chunks = gzip ? gunzip(Readable.from(replay(), { objectMode: false }), name) : replay();
+      const { head, all } = await peek(buffers(), 2);
+      const gzip = head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+      const chunks = gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all;
       return { size: undefined, gzip, chunks };
     },
   };
 }
+
+/** The first `bytes` of a stream, and the whole stream again, head included. */
+export async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{ head: Buffer; all: AsyncIterable<Buffer> }> {
+  const iterator = src[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* taken;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: Buffer.concat(taken), all: all() };
+}
+
 
 /** Text given inline (the MCP `text` source, tests). */
 export function textSource(name: string, text: string | Buffer): LogSource {
