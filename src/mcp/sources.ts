@@ -18,9 +18,19 @@ export const sourceFields = {
 export type SourceArgs = { path?: string | undefined; text?: string | undefined; command?: string[] | undefined };
 
 export type ResolvedSource =
-  | { kind: 'path'; label: string; path: string }
-  | { kind: 'text'; label: string; text: string }
-  | { kind: 'command'; label: string; result: CommandResult };
+  | { kind: 'path'; path: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'command'; result: CommandResult };
+
+/** How a call's source is named in results and the audit log: the path, `text`, or the command. */
+export function sourceLabel(args: SourceArgs): string {
+  return args.path ?? (args.text !== undefined ? 'text' : `command: ${(args.command ?? []).join(' ')}`);
+}
+
+/** A command's outcome, for a result and its audit line; nothing for other sources. */
+export function commandFields(c: CommandResult | undefined): { exitStatus?: number | null; timedOut?: boolean } {
+  return c === undefined ? {} : { exitStatus: c.exitStatus, timedOut: c.timedOut };
+}
 
 /** Exactly one source, checked and (for a command) run. */
 export async function resolveSource(
@@ -38,9 +48,9 @@ export async function resolveSource(
     );
   }
   if (args.path !== undefined) {
-    return { kind: 'path', label: args.path, path: await ctx.roots.check(args.path) };
+    return { kind: 'path', path: await ctx.roots.check(args.path) };
   }
-  if (args.text !== undefined) return { kind: 'text', label: 'text', text: args.text };
+  if (args.text !== undefined) return { kind: 'text', text: args.text };
   const argv = args.command!;
   await gateCommand(ctx, tool, argv, extra);
   const result = await runCommand(argv, {
@@ -49,7 +59,7 @@ export async function resolveSource(
     signal,
     ...(ctx.roots.list()[0] !== undefined ? { cwd: ctx.roots.list()[0] } : {}),
   });
-  return { kind: 'command', label: `command: ${argv.join(' ')}`, result };
+  return { kind: 'command', result };
 }
 
 /** The allowlist first; else, where the client can ask its user, the user's approval. */

@@ -11,7 +11,7 @@ import { fileSource, textSource, type LogSource } from '../../source/log-source.
 import { WispError } from '../../errors.js';
 import { mb, progressReporter, toolError, type ServerContext } from '../context.js';
 import type { RawPayload } from '../raw-store.js';
-import { resolveSource, sourceFields } from '../sources.js';
+import { commandFields, resolveSource, sourceFields, sourceLabel } from '../sources.js';
 
 /** The MCP result shows fewer groups than the CLI: a few KB, not ten. */
 const MCP_TOP = 20;
@@ -79,7 +79,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
     async (args, extra) => {
       const signal = ctx.callSignal(extra);
       const progress = progressReporter(extra);
-      let label = args.path ?? (args.text !== undefined ? 'text' : `command: ${(args.command ?? []).join(' ')}`);
+      let label = sourceLabel(args);
       let command: CommandResult | undefined;
       try {
         if ((args.process !== undefined || args.subsystem !== undefined) && args.last === undefined) {
@@ -99,12 +99,11 @@ export function registerCondenseLog(ctx: ServerContext): void {
           notes = journal.notes;
         } else {
           const resolved = await resolveSource(ctx, 'condense_log', args, extra, signal);
-          label = resolved.label;
           if (resolved.kind === 'path') source = fileSource(resolved.path);
           else if (resolved.kind === 'text') source = textSource('text', resolved.text);
           else {
             command = resolved.result;
-            source = textSource(resolved.label, command.output);
+            source = textSource(label, command.output);
           }
         }
         const writer = ctx.store.begin(label);
@@ -140,10 +139,6 @@ export function registerCondenseLog(ctx: ServerContext): void {
       }
     },
   );
-}
-
-function commandFields(c: CommandResult | undefined): { exitStatus?: number | null; timedOut?: boolean } {
-  return c === undefined ? {} : { exitStatus: c.exitStatus, timedOut: c.timedOut };
 }
 
 function renderText(r: CondenseResult, payload: RawPayload, command: CommandResult | undefined): string {

@@ -3,9 +3,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { WispError } from '../../errors.js';
 import { jsonShape, type ShapeTreeNode } from '../../shape/index.js';
-import { commandWarning, type CommandResult } from '../../source/command.js';
+import { commandFailed, commandWarning, type CommandResult } from '../../source/command.js';
 import { toolError, type ServerContext } from '../context.js';
-import { resolveSource, sourceFields } from '../sources.js';
+import { commandFields, resolveSource, sourceFields, sourceLabel } from '../sources.js';
 
 /** The agent path's cap (ADR 0032): larger JSON is refused, never cut (a cut document does not parse). */
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -38,11 +38,10 @@ export function registerJsonShape(ctx: ServerContext): void {
     },
     async (args, extra) => {
       const signal = ctx.callSignal(extra);
-      let label = args.path ?? (args.text !== undefined ? 'text' : `command: ${(args.command ?? []).join(' ')}`);
+      const label = sourceLabel(args);
       let command: CommandResult | undefined;
       try {
         const resolved = await resolveSource(ctx, 'json_shape', args, extra, signal);
-        label = resolved.label;
         let bytes: Buffer;
         if (resolved.kind === 'path') {
           const size = (await stat(resolved.path)).size;
@@ -60,7 +59,7 @@ export function registerJsonShape(ctx: ServerContext): void {
         const writer = ctx.store.begin(label);
         writer.write(bytes);
         const payload = writer.finish();
-        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'ok', bytes: bytes.length, ...(command ? { exitStatus: command.exitStatus, timedOut: command.timedOut } : {}) });
+        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'ok', bytes: bytes.length, ...commandFields(command) });
         const warning = command !== undefined ? commandWarning(command) : undefined;
         const tree = report.tree;
         const text = `${warning !== undefined ? `${warning}\n` : ''}${report.text}raw: ${payload.handle} (search with grep_raw)\n`;
@@ -76,22 +75,18 @@ export function registerJsonShape(ctx: ServerContext): void {
             paths: shownPaths(tree.root),
             notes: tree.notes,
             rules: tree.rules,
-            ...(command ? { exitStatus: command.exitStatus, timedOut: command.timedOut } : {}),
+            ...commandFields(command),
           },
         };
       } catch (err) {
-        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'error', error: (err as Error).message, ...(command ? { exitStatus: command.exitStatus, timedOut: command.timedOut } : {}) });
-        return toolError(command !== undefined && isCommandFailure(command) ? withCommand(err, command) : err);
+        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'error', error: (err as Error).message, ...commandFields(command) });
+        return toolError(command !== undefined && commandFailed(command) ? withCommand(err, command) : err);
       }
     },
   );
 }
 
 /** A failed command's output is rarely JSON: say that the command failed, not only that the JSON is bad. */
-function isCommandFailure(c: CommandResult): boolean {
-  return c.timedOut || c.exitStatus !== 0;
-}
-
 function withCommand(err: unknown, c: CommandResult): unknown {
   if (!(err instanceof WispError)) return err;
   return new WispError(err.code, `${commandWarning(c)}; then: ${err.message}`, err.hint);
