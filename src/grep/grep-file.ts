@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { redact } from '../redact/index.js';
 
 export interface GrepQuery {
@@ -67,25 +68,7 @@ export function grepFile(file: string, q: GrepQuery): GrepResult {
     }
   };
 
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(READ_BYTES);
-    let carry = '';
-    for (;;) {
-      const n = readSync(fd, buf, 0, READ_BYTES, null);
-      if (n === 0) break;
-      const text = carry + buf.toString('utf8', 0, n);
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        onLine(text.slice(start, nl));
-        start = nl + 1;
-      }
-      carry = text.slice(start);
-    }
-    if (carry.length > 0) onLine(carry);
-  } finally {
-    closeSync(fd);
-  }
+  forEachLine(file, onLine);
   return { matches, totalMatches: total, linesScanned: lineNo };
 }
 
@@ -107,34 +90,44 @@ export function readLines(file: string, from: number, to: number, maxChars: numb
   let chars = 0;
   let cut = false;
   let lineNo = 0;
+  forEachLine(file, (line) => {
+    lineNo++;
+    if (lineNo < from) return true;
+    if (chars + line.length > maxChars) {
+      cut = true;
+      return false;
+    }
+    lines.push(redact(line));
+    chars += line.length + 1;
+    return lineNo < to;
+  });
+  return { lines, cut };
+}
+
+/**
+ * Calls `onLine` for each line of a file (without its newline), reading 1 MiB at a time;
+ * stops when it returns false. A StringDecoder keeps a character split across two reads whole.
+ */
+function forEachLine(file: string, onLine: (line: string) => boolean | void): void {
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.allocUnsafe(READ_BYTES);
+    const decoder = new StringDecoder('utf8');
     let carry = '';
-    outer: for (;;) {
+    for (;;) {
       const n = readSync(fd, buf, 0, READ_BYTES, null);
-      const text = carry + (n > 0 ? buf.toString('utf8', 0, n) : '');
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0 || (n === 0 && start < text.length); nl = text.indexOf('\n', start)) {
-        const end = nl >= 0 ? nl : text.length;
-        lineNo++;
-        if (lineNo >= from) {
-          const line = text.slice(start, end);
-          if (chars + line.length > maxChars) {
-            cut = true;
-            break outer;
-          }
-          lines.push(redact(line));
-          chars += line.length + 1;
-        }
-        start = end + 1;
-        if (lineNo >= to) break outer;
-      }
       if (n === 0) break;
+      const text = carry + decoder.write(buf.subarray(0, n));
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        if (onLine(text.slice(start, nl)) === false) return;
+        start = nl + 1;
+      }
       carry = text.slice(start);
     }
+    carry += decoder.end();
+    if (carry.length > 0) onLine(carry);
   } finally {
     closeSync(fd);
   }
-  return { lines, cut };
 }
