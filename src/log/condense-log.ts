@@ -3,6 +3,7 @@ import { WispError } from '../errors.js';
 import { LogMerger } from '../merge/log-merger.js';
 import { defaultThreadCount, WorkerPool } from '../pool/worker-pool.js';
 import { rankGroups } from '../rank/rank-groups.js';
+import type { WordMerge } from '../rank/word-variables.js';
 import { peek, type LogSource, type OpenedSource } from '../source/log-source.js';
 import { lineChunks } from '../split/line-chunks.js';
 import type { CondenseLogTask } from '../../workers/condense-log.js';
@@ -105,10 +106,10 @@ export async function condenseLogState(
 }
 
 /** Ranks a merged state into the result shown: the one place both a run and a merge end. */
-export function finishLogResult(state: LogState, top: number): LogResult {
+export function finishLogResult(state: LogState, top: number, words?: WordMerge): LogResult {
   const inputs = state.read.inputs;
   const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
-  return rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text');
+  return rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text', words);
 }
 
 /** The bytes to expect, where every input can tell (gzip cannot): decides on threads. */

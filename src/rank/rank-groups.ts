@@ -4,7 +4,7 @@ import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js'
 import type { LogMerger } from '../merge/log-merger.js';
 import { redact } from '../redact/index.js';
 import { findPrecursors } from './precursors.js';
-import { mergeWordVariables } from './word-variables.js';
+import { mergeWordVariables, type WordMerge } from './word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
 export function compareGroups(a: GroupStat, b: GroupStat): number {
@@ -20,8 +20,10 @@ export function rankGroups(
   top: number,
   read: LogResult['read'],
   format: string,
+  /** The word-variable merge of these groups, when the caller has made it already. */
+  words?: WordMerge,
 ): LogResult {
-  const { groups: merged, representative } = mergeWordVariables([...merger.groups.values()]);
+  const { groups: merged, representative } = words ?? mergeWordVariables([...merger.groups.values()]);
   const all = merged.sort(compareGroups);
   const shown = all.slice(0, top);
   const precursors = findPrecursors(shown, all, merger.pairs, representative);

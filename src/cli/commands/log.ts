@@ -86,9 +86,9 @@ export const runLog: CommandRunner = async (args, io) => {
       const sources = paths.map(sourceOf);
       const state = await condenseLogState(sources, { ...options, crashReports: false });
       if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', 'a crash report has no lines to assign');
-      const { representative } = mergeWordVariables([...state.merger.groups.values()]);
-      await writeAssignments(sources, state, values.assignments, (key) => representative.get(key) ?? key);
-      io.stdout.write(render(finishLogResult(state, options.top ?? DEFAULT_TOP), values.json) + (values.json ? '\n' : ''));
+      const words = mergeWordVariables([...state.merger.groups.values()]);
+      await writeAssignments(sources, state, values.assignments, (key) => words.representative.get(key) ?? key);
+      io.stdout.write(render(finishLogResult(state, options.top ?? DEFAULT_TOP, words), values.json) + (values.json ? '\n' : ''));
       return 0;
     }
     if (!values['per-file']) {
