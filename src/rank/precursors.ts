@@ -1,6 +1,7 @@
 import type { GroupStat } from '../log/partial.js';
 import { severityName, Severity, type SeverityName } from '../log/severity.js';
 import { redact } from '../redact/index.js';
+import { clip } from '../render/clip.js';
 
 /** The group that most often comes just before an error's records, when it beats chance. */
 export interface Precursor {
@@ -66,7 +67,7 @@ export function findPrecursors(
     const template = redact(best.p.template);
     out.set(g.key, {
       severity: severityName(best.p.severity),
-      template: template.length > TEMPLATE_CHARS ? `${template.slice(0, TEMPLATE_CHARS - 1)}…` : template,
+      template: clip(template, TEMPLATE_CHARS),
       count: best.n,
       of: g.records,
       sameTrace: best.sameTrace,

@@ -1,5 +1,6 @@
 import type { LogResult, ShownGroup } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
+import { clip } from './clip.js';
 import { formatCount } from './numbers.js';
 
 const TEMPLATE_CHARS = 160;
@@ -7,10 +8,8 @@ const EXAMPLE_CHARS = 200;
 const CONTINUATION_CHARS = 140;
 
 const n = formatCount;
-const clip = (s: string, max: number): string => {
-  const flat = s.replace(/\t/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
+/** Tabs as spaces: the layout is ours. */
+const cell = (s: string, max: number): string => clip(s.replace(/\t/g, ' '), max);
 
 function formatBytes(b: number): string {
   if (b < 1024) return `${b} B`;
@@ -75,12 +74,12 @@ function renderGroup(g: ShownGroup): string {
     const first = g.firstAt !== undefined ? `; first at ${g.firstAt.name}:${n(g.firstAt.line)}` : '';
     s += `  in ${n(g.inputCount)} ${g.inputCount === 1 ? 'input' : 'inputs'}: ${list}${more}${first}\n`;
   }
-  s += `  ${clip(g.template, TEMPLATE_CHARS)}\n`;
+  s += `  ${cell(g.template, TEMPLATE_CHARS)}\n`;
   if (g.precursor !== undefined) {
     const p = g.precursor;
-    s += `  preceded by: ${p.severity.toUpperCase()} ${clip(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
+    s += `  preceded by: ${p.severity.toUpperCase()} ${cell(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
   }
-  s += `  e.g. ${clip(g.example, EXAMPLE_CHARS)}\n`;
-  for (const more of g.exampleMore) s += `     | ${clip(more, CONTINUATION_CHARS)}\n`;
+  s += `  e.g. ${cell(g.example, EXAMPLE_CHARS)}\n`;
+  for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
   return s;
 }

@@ -1,3 +1,4 @@
+import { clip as cut } from '../render/clip.js';
 import { formatCount } from '../render/numbers.js';
 
 /** How system_info writes numbers: binary units, one decimal, fixed conventions. */
@@ -34,8 +35,7 @@ export function formatDuration(seconds: number): string {
 
 /** Clips a cell to max characters, marking the cut. */
 export function clip(s: string, max: number): string {
-  const flat = s.replace(/[\t\r\n]+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return cut(s.replace(/[\t\r\n]+/g, ' '), max);
 }
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;

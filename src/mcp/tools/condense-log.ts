@@ -1,3 +1,4 @@
+import { clip } from '../../render/clip.js';
 import { formatCount } from '../../render/numbers.js';
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
@@ -163,7 +164,6 @@ function structured(r: CondenseResult, payload: RawPayload, label: string, comma
   if (r.kind === 'crash') {
     return { ...base, read: { bytes: r.read.bytes, lines: r.read.lines, skippedHeadBytes: 0, cutLines: 0 }, crash: r.report as unknown as Record<string, unknown> };
   }
-  const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
   return {
     ...base,
     read: { bytes: r.read.bytes, lines: r.read.lines, skippedHeadBytes: r.read.skippedHeadBytes, cutLines: r.read.cutLines },
