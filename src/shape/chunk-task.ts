@@ -20,21 +20,23 @@ export interface ChunkResult extends LinesShape {
 }
 
 export function shapeChunk(task: ChunkTask): ChunkResult {
-  // Buffer's UTF-8 decoding, as for held input: '\n' never falls inside a multi-byte
-  // sequence, so decoding per chunk gives the same text as decoding the whole.
-  const text = Buffer.from(task.buffer, 0, task.length).toString('utf8');
-  const shape = shapeLines(text, task.firstLine);
+  const bytes = Buffer.from(task.buffer, 0, task.length);
+  const shape = shapeLines(bytes, task.firstLine);
   dropSlotCaches(shape.root);
-  return withRestBlank(shape, text);
+  return withRestBlank(shape, bytes);
 }
 
-export function withRestBlank(shape: LinesShape, text: string): ChunkResult {
+export function withRestBlank(shape: LinesShape, bytes: Buffer): ChunkResult {
   if (shape.bad === undefined) return { ...shape, restBlank: true };
   // Find the end of the bad line, then check what follows.
   let at = 0;
   for (let line = 0; line <= shape.bad.line; line++) {
-    const nl = text.indexOf('\n', at);
-    at = nl === -1 ? text.length : nl + 1;
+    const nl = bytes.indexOf(0x0a, at);
+    at = nl === -1 ? bytes.length : nl + 1;
   }
-  return { ...shape, restBlank: /^\s*$/.test(text.slice(at)) };
+  for (; at < bytes.length; at++) {
+    const c = bytes[at];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return { ...shape, restBlank: false };
+  }
+  return { ...shape, restBlank: true };
 }

@@ -1,34 +1,54 @@
 /**
  * JSON or JSON Lines, and what is wrong when it is neither.
  *
- * Rule: the input is one JSON document when the whole parses; JSON Lines when it does
- * not, its first non-blank line parses on its own, and so does every other non-blank line
- * (checked while shaping them). Otherwise the error names the first bad position, says
+ * Rule: the input is one JSON document when the whole parses (the byte walker shapes it
+ * as it parses); JSON Lines when it does not, its first non-blank line parses on its own,
+ * and so does every other non-blank line (checked while shaping them). Otherwise the error names the first bad position, says
  * when the text looks truncated (it stops inside a value), and says when it is several
  * pretty-printed documents one after another.
  */
 import { WispError } from '../errors.js';
-import { isBlank } from './lines.js';
+import { ByteWalker } from './byte-walk.js';
+import { isBlankBytes } from './lines.js';
+import { newNode, type ShapeNode } from './node.js';
 import { describeChar, describeOpen, diagnose, lineAndColumn } from './scan.js';
 
-export type Detected = { kind: 'document'; value: unknown } | { kind: 'lines' } | { kind: 'deep' };
+export type Detected = { kind: 'document'; root: ShapeNode; values: number } | { kind: 'lines' };
 
-export function detect(text: string): Detected {
-  try {
-    return { kind: 'document', value: JSON.parse(text) };
-  } catch (err) {
-    return explainFailure(text, err);
-  }
+/**
+ * Shape `bytes` as one document, or say it is JSON Lines; otherwise throw the error that
+ * explains why it is neither. `text` gives the decoded text, needed only for that error.
+ */
+export function detect(bytes: Buffer, text: () => string): Detected {
+  const root = newNode(0, 0);
+  const walker = new ByteWalker();
+  const after = walker.value(root, bytes, 0, bytes.length, 0, 0);
+  if (after >= 0 && isSpace(bytes, after, bytes.length)) return { kind: 'document', root, values: walker.next };
+  if (firstLineParses(bytes)) return { kind: 'lines' };
+  return explainFailure(text());
 }
 
-function explainFailure(text: string, err: unknown): Detected {
-  if (firstLineParses(text)) return { kind: 'lines' };
+function isSpace(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** Throws the error for text that is neither one document nor JSON Lines. */
+function explainFailure(text: string): never {
+  let err: unknown;
+  try {
+    JSON.parse(text);
+  } catch (caught) {
+    err = caught;
+  }
   const d = diagnose(text);
   switch (d.kind) {
     case 'valid':
-      // The grammar is fine, so JSON.parse ran out of something (stack, memory): walk tokens.
-      if (err instanceof RangeError) return { kind: 'deep' };
-      throw new WispError('WISP_NOT_JSON', `not JSON: ${(err as Error).message}`);
+      // Only a difference between the walker's grammar and JSON's gets here.
+      throw new WispError('WISP_INTERNAL', `the byte walker refused a document that is valid JSON${err === undefined ? '' : ` (JSON.parse: ${(err as Error).message})`}`);
     case 'truncated':
       throw new WispError(
         'WISP_TRUNCATED_JSON',
@@ -54,21 +74,21 @@ function explainFailure(text: string, err: unknown): Detected {
 }
 
 /** Whether the first non-blank line is a JSON value by itself (and more follows it). */
-export function firstLineParses(text: string): boolean {
+function firstLineParses(bytes: Buffer): boolean {
   let start = 0;
   for (;;) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    if (!isBlank(text, start, end)) {
-      if (end >= text.length) return false; // the only line: not JSON Lines
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    if (!isBlankBytes(bytes, start, end)) {
+      if (end >= bytes.length) return false; // the only line: not JSON Lines
       try {
-        JSON.parse(text.slice(start, end));
+        JSON.parse(bytes.toString('utf8', start, end));
         return true;
       } catch {
         return false;
       }
     }
-    if (end >= text.length) return false;
+    if (end >= bytes.length) return false;
     start = end + 1;
   }
 }

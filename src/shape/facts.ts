@@ -3,8 +3,7 @@
  * Both come from the same facts so the two outputs cannot disagree.
  */
 import { formatName, isEnum } from './formats.js';
-import { FORMAT_NONE, FORMAT_UNSEEN, isBefore, type ShapeNode } from './node.js';
-import { MAX_DEPTH } from './walk.js';
+import { FORMAT_NONE, FORMAT_UNSEEN, MAX_DEPTH, isBefore, type ShapeNode } from './node.js';
 import { EXAMPLE_CHARS, formatCount, formatValue, quote, shownMapKey, shownValue } from './text.js';
 
 export type TypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';

@@ -2,8 +2,8 @@
  * json_shape: outline a JSON document or JSON Lines (types per key, optional keys, ranges,
  * redacted examples, maps, formats, enums) within a line budget, deterministically.
  *
- *   held input (<= holdBytes):  JSON.parse + iterative walk; JSON Lines in process or in
- *                               line chunks across a worker pool
+ *   held input (<= holdBytes):  the byte walker (parses and shapes in one pass); JSON Lines
+ *                               in process or in line chunks across a worker pool
  *   streamed input (> holdBytes, allowed by maxBytes): JSON Lines in chunks across the
  *                               pool; a single document through stream-json's tokenizer
  */
@@ -11,12 +11,11 @@ import { chunksOfBytes, chunksOfStream } from './chunks.js';
 import { detect } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
 import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
-import { isBlank } from './lines.js';
-import { newNode, type ShapeNode } from './node.js';
+import { isBlankBytes } from './lines.js';
+import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
 import { shapeTokenStream } from './tokens.js';
-import { walkValue } from './walk.js';
 
 export type { ShapeInput } from './input.js';
 export type { ShapeOptions } from './options.js';
@@ -51,31 +50,20 @@ export async function jsonShape(input: ShapeInput, options: ShapeOptions = {}): 
 }
 
 async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
-  const text = held.text();
-  const detected = detect(text);
+  const bytes = held.bytes ?? Buffer.from(held.text());
+  const detected = detect(bytes, held.text);
   throwIfAborted(o.signal);
-  switch (detected.kind) {
-    case 'document': {
-      const root = newNode(0, 0);
-      const values = walkValue(root, detected.value, 0, 0);
-      return { root, source: { kind: 'json', bytes: held.size, values, streamed: false } };
-    }
-    case 'deep': {
-      const { root, values } = await shapeTokenStream(slices(text, 1 << 20), o.signal);
-      return { root, source: { kind: 'json', bytes: held.size, values, streamed: false } };
-    }
-    case 'lines': {
-      if (o.workers === 0 || held.size <= o.chunkBytes) {
-        const { root, records, values } = shapeHeldLinesInProcess(text, o);
-        return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
-      }
-      const bytes = held.bytes ?? Buffer.from(text);
-      // About two chunks per worker, so the pool is evenly busy.
-      const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * o.workers))));
-      const { root, records, values } = await shapeLineChunks(chunksOfBytes(bytes, chunkBytes), o);
-      return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
-    }
+  if (detected.kind === 'document') {
+    return { root: detected.root, source: { kind: 'json', bytes: held.size, values: detected.values, streamed: false } };
   }
+  if (o.workers === 0 || held.size <= o.chunkBytes) {
+    const { root, records, values } = shapeHeldLinesInProcess(bytes, o);
+    return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
+  }
+  // About two chunks per worker, so the pool is evenly busy.
+  const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * o.workers))));
+  const { root, records, values } = await shapeLineChunks(chunksOfBytes(bytes, chunkBytes), o);
+  return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
 }
 
 async function shapeStreamed(input: StreamedInput, o: ResolvedOptions): Promise<Shaped> {
@@ -87,20 +75,26 @@ async function shapeStreamed(input: StreamedInput, o: ResolvedOptions): Promise<
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
 }
 
-/** The streamed form of the JSON Lines rule: the first non-blank line parses on its own. */
+/**
+ * The streamed form of the JSON Lines rule: the first non-blank line parses on its own and
+ * more than whitespace follows it (a lone line is a document, as for held input).
+ */
 function headIsJsonLines(head: Buffer): boolean {
   let start = 0;
   for (;;) {
     const end = head.indexOf(0x0a, start);
     if (end === -1) return false; // no complete line in the head: a document
-    const line = head.toString('utf8', start, end);
-    if (!isBlank(line, 0, line.length)) {
+    if (!isBlankBytes(head, start, end)) {
       try {
-        JSON.parse(line);
-        return true;
+        JSON.parse(head.toString('utf8', start, end));
       } catch {
         return false;
       }
+      for (let i = end + 1; i < head.length; i++) {
+        const c = head[i];
+        if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true;
+      }
+      return false;
     }
     start = end + 1;
   }
@@ -114,8 +108,4 @@ async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   }
   const rest = decoder.decode();
   if (rest.length > 0) yield rest;
-}
-
-function* slices(text: string, size: number): Generator<string> {
-  for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
 }

@@ -89,12 +89,12 @@ function badLine({ line, text, whole, message }: { line: number; text: string; w
   );
 }
 
-/** Shape JSON Lines from held text, in process. */
-export function shapeHeldLinesInProcess(text: string, o: ResolvedOptions): LinesOutcome {
+/** Shape JSON Lines from held bytes, in process. */
+export function shapeHeldLinesInProcess(bytes: Buffer, o: ResolvedOptions): LinesOutcome {
   throwIfAborted(o.signal);
   const merger = new LinesMerger();
-  // The whole text as one chunk starting at line 0.
-  merger.add(withRestBlank(shapeLines(text, 0), text));
+  // The whole input as one chunk starting at line 0.
+  merger.add(withRestBlank(shapeLines(bytes, 0), bytes));
   return merger.finish();
 }
 

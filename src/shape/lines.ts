@@ -4,7 +4,10 @@
  * same whichever chunk the line falls in, so chunks merged in any grouping agree.
  */
 import { newNode, type ShapeNode } from './node.js';
-import { Walker } from './walk.js';
+import { WispError } from '../errors.js';
+import { ByteWalker } from './byte-walk.js';
+
+const LF = 0x0a;
 
 export interface BadLine {
   /** 0-based line index within the chunk. */
@@ -31,36 +34,55 @@ export interface LinesShape {
 const BAD_LINE_KEEP = 1 << 20;
 
 /**
- * Shape the lines of `text`, whose first line is line `firstLine` (0-based) of the input.
- * Stops at the first line that is not JSON.
+ * Shape the lines of `bytes` (UTF-8), whose first line is line `firstLine` (0-based) of
+ * the input. Stops at the first line that is not JSON.
  */
-export function shapeLines(text: string, firstLine: number): LinesShape {
+export function shapeLines(bytes: Buffer, firstLine: number): LinesShape {
   const root = newNode(Infinity, Infinity);
-  const walker = new Walker();
+  const walker = new ByteWalker();
   let lines = 0;
   let values = 0;
   let walked = 0;
   let start = 0;
-  const end = text.length;
+  const end = bytes.length;
   while (start < end) {
-    let stop = text.indexOf('\n', start);
+    let stop = bytes.indexOf(LF, start);
     if (stop === -1) stop = end;
     const line = lines++;
-    if (!isBlank(text, start, stop)) {
-      const slice = text.slice(start, stop);
-      let value: unknown;
-      try {
-        value = JSON.parse(slice);
-      } catch (err) {
-        const cut = slice.length > BAD_LINE_KEEP ? slice.slice(0, BAD_LINE_KEEP) : slice;
-        return { root, lines, values, walked, bad: { line, text: cut, whole: cut === slice, message: (err as Error).message } };
+    if (!isBlankBytes(bytes, start, stop)) {
+      const after = walker.value(root, bytes, start, stop, firstLine + line, 0);
+      if (after < 0 || !isBlankBytes(bytes, after, stop)) {
+        return { root, lines, values, walked, bad: badLine(bytes, start, stop, line) };
       }
-      walked += walker.walk(root, value, firstLine + line, 0);
+      walked += walker.next;
       values++;
     }
     start = stop + 1;
   }
   return { root, lines, values, walked, bad: undefined };
+}
+
+/** The line the walker refused, with JSON.parse's word on it. */
+function badLine(bytes: Buffer, start: number, stop: number, line: number): BadLine {
+  const whole = stop - start <= BAD_LINE_KEEP;
+  const text = bytes.toString('utf8', start, whole ? stop : start + BAD_LINE_KEEP);
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    return { line, text, whole, message: (err as Error).message };
+  }
+  if (!whole) return { line, text, whole, message: 'the line is not JSON' };
+  // Only a difference between the walker's grammar and JSON.parse's gets here.
+  throw new WispError('WISP_INTERNAL', `JSON Lines: line ${line + 1} of a chunk parses with JSON.parse but not with the byte walker`);
+}
+
+/** Only JSON whitespace other than '\n' (which ends lines) in bytes [from, to). */
+export function isBlankBytes(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
 }
 
 /** Only JSON whitespace other than '\n' (which ends lines) between from and to. */

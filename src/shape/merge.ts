@@ -38,6 +38,7 @@ export function mergeInto(dst: ShapeNode, src: ShapeNode): void {
   if (src.numMax > dst.numMax) dst.numMax = src.numMax;
   mergeStrings(dst, src);
   dst.unexpanded += src.unexpanded;
+  dst.repeats += src.repeats;
 
   dst.arrays += src.arrays;
   if (src.arrMinLen < dst.arrMinLen) dst.arrMinLen = src.arrMinLen;
@@ -132,6 +133,9 @@ export function collapseToMap(n: ShapeNode, extraKey?: SampleKey): void {
     if (samples.length > 4 * MAP_SAMPLE_KEYS) samples = firstSampleKeys(samples);
     mergeInto(values, child);
   }
+  // Keys of a map are not told apart, so neither are repeated ones: the same result
+  // whenever the collapse happens.
+  values.repeats = 0;
   n.keys = undefined;
   n.slotKeys = undefined;
   n.slotKids = undefined;

@@ -71,13 +71,29 @@ export interface ShapeNode {
   /** Objects and arrays at the depth cap, counted but not walked into. */
   unexpanded: number;
   /**
+   * Values beyond the first for this key within one object (a repeated key): objects
+   * holding the key are count - repeats. Not tracked for the keys of a map.
+   */
+  repeats: number;
+  /** The walk's mark of the last object this key was seen in (see stampChild); not part of the result. */
+  stamp: number;
+  /**
    * The walk's cache of the last key order seen here: slotKids[i] is the child for
    * slotKeys[i]. Valid while it points into `keys` (cleared on a map collapse, dropped
    * before a shape leaves a worker); never part of the result.
    */
   slotKeys: string[] | undefined;
   slotKids: ShapeNode[] | undefined;
+  /**
+   * The byte walk's cache of enumValues for plain ASCII values: enumTexts[i] is counted in
+   * enumEntries[i], which is the entry in enumValues. Never part of the result.
+   */
+  enumTexts: string[] | undefined;
+  enumEntries: EnumEntry[] | undefined;
 }
+
+/** Containers deeper than this are counted, not walked (and the outline says so). */
+export const MAX_DEPTH = 64;
 
 /** Strings longer than this never count as enum values. */
 export const ENUM_MAX_VALUE_LENGTH = 64;
@@ -126,18 +142,24 @@ export function newNode(major: number, minor: number): ShapeNode {
     idLikeKeys: 0,
     map: undefined,
     unexpanded: 0,
+    repeats: 0,
+    stamp: 0,
     slotKeys: undefined,
     slotKids: undefined,
+    enumTexts: undefined,
+    enumEntries: undefined,
   };
 }
 
-/** Remove the walk's key caches from a whole tree (before structured clone). */
+/** Remove the walk's caches from a whole tree (before structured clone). */
 export function dropSlotCaches(root: ShapeNode): void {
   const stack: ShapeNode[] = [root];
   while (stack.length > 0) {
     const n = stack.pop() as ShapeNode;
     n.slotKeys = undefined;
     n.slotKids = undefined;
+    n.enumTexts = undefined;
+    n.enumEntries = undefined;
     if (n.items !== undefined) stack.push(n.items);
     if (n.keys !== undefined) for (const child of n.keys.values()) stack.push(child);
     if (n.map !== undefined) stack.push(n.map.values);

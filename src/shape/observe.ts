@@ -44,26 +44,38 @@ export function observeNumber(n: ShapeNode, v: number): void {
 
 /** `checkFormat`: whether this string's position is one where formats are checked (see formatChecked). */
 export function observeString(n: ShapeNode, s: string, major: number, minor: number, checkFormat: boolean): void {
+  countString(n, s.length);
+  describeString(n, s, major, minor, checkFormat && n.format !== FORMAT_NONE && s.length > 0);
+}
+
+/** What a string adds without its text: a walk over bytes calls this for every string... */
+export function countString(n: ShapeNode, length: number): void {
   n.count++;
   n.strings++;
-  const len = s.length;
-  if (len < n.strMinLen) n.strMinLen = len;
-  if (len > n.strMaxLen) n.strMaxLen = len;
+  if (length < n.strMinLen) n.strMinLen = length;
+  if (length > n.strMaxLen) n.strMaxLen = length;
+}
+
+/**
+ * ...and this only when the text matters: while the node has no example, while its
+ * strings may still be an enum, or when `checkFormat` (a checked position, a node whose
+ * format is not ruled out, a non-empty string).
+ */
+export function describeString(n: ShapeNode, s: string, major: number, minor: number, checkFormat: boolean): void {
   if (n.example === undefined) {
-    n.example = len > EXAMPLE_KEEP_CHARS ? s.slice(0, EXAMPLE_KEEP_CHARS) : s;
+    n.example = s.length > EXAMPLE_KEEP_CHARS ? s.slice(0, EXAMPLE_KEEP_CHARS) : s;
     n.exMajor = major;
     n.exMinor = minor;
   }
-  const format = n.format;
-  if (checkFormat && format !== FORMAT_NONE && len > 0) {
-    if (format === FORMAT_UNSEEN) n.format = classify(s);
-    else if (!matches(format, s)) n.format = FORMAT_NONE;
+  if (checkFormat) {
+    if (n.format === FORMAT_UNSEEN) n.format = classify(s);
+    else if (!matches(n.format, s)) n.format = FORMAT_NONE;
   }
   const values = n.enumValues;
   if (values !== null) {
     const entry = values.get(s);
     if (entry !== undefined) entry.count++;
-    else if (values.size < ENUM_MAX_DISTINCT && len <= ENUM_MAX_VALUE_LENGTH) values.set(s, { count: 1, major, minor });
+    else if (values.size < ENUM_MAX_DISTINCT && s.length <= ENUM_MAX_VALUE_LENGTH) values.set(s, { count: 1, major, minor });
     else n.enumValues = null;
   }
 }
@@ -123,6 +135,23 @@ export function childOf(n: ShapeNode, key: string, major: number, minor: number)
   const created = newNode(major, minor);
   keys.set(key, created);
   return created;
+}
+
+let lastObjectSerial = 0;
+
+/** A number for an object being walked, unique in this thread: see stampChild. */
+export function nextObjectSerial(): number {
+  return ++lastObjectSerial;
+}
+
+/**
+ * Mark `child` as seen in the object numbered `serial`; a second time in the same object
+ * is a repeated key. JSON.parse would keep only the last value; a walk observes each and
+ * the outline says the key repeats, which is what a reader of such data needs to know.
+ */
+export function stampChild(child: ShapeNode, serial: number): void {
+  if (child.stamp === serial) child.repeats++;
+  else child.stamp = serial;
 }
 
 function mapValuesOf(n: ShapeNode): ShapeNode {

@@ -25,6 +25,8 @@ export interface Entry {
   field: string | undefined;
   /** For a key missing from some objects: how many had it, out of how many. */
   present?: number;
+  /** Values beyond the first for this key within one object, summed over objects. */
+  repeated?: number;
   of?: number;
   facts: NodeFacts;
   /** The line without indentation. */
@@ -60,9 +62,12 @@ function makeEntry(
   ofObjects: number | undefined,
 ): Entry {
   const facts = factsOf(node, field);
-  const optional = ofObjects !== undefined && node.count < ofObjects;
+  // A repeated key has more values than objects holding it.
+  const present = node.count - node.repeats;
+  const optional = ofObjects !== undefined && present < ofObjects;
   const head = label === undefined ? '' : `${label}${optional ? '?' : ''}: `;
-  const presence = optional ? ` (present ${fmt(node.count)}/${fmt(ofObjects)})` : '';
+  let presence = optional ? ` (present ${fmt(present)}/${fmt(ofObjects)})` : '';
+  if (node.repeats > 0) presence += ` (repeated within an object: ${fmt(node.repeats)} extra ${node.repeats === 1 ? 'value' : 'values'}, all counted)`;
   const entry: Entry = {
     key: key === undefined ? undefined : cut(redact(key), 40),
     path,
@@ -75,9 +80,10 @@ function makeEntry(
     shownKids: 0,
   };
   if (optional) {
-    entry.present = node.count;
+    entry.present = present;
     entry.of = ofObjects;
   }
+  if (node.repeats > 0) entry.repeated = node.repeats;
   return entry;
 }
 

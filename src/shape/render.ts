@@ -5,7 +5,7 @@
  */
 import { ENUM_RULE, FORMAT_RULE } from './formats.js';
 import type { NodeFacts, TypeName } from './facts.js';
-import { MAP_MAX_KEYS, MAP_MIN_ID_KEYS, type ShapeNode } from './node.js';
+import { MAP_MAX_KEYS, MAP_MIN_ID_KEYS, MAX_DEPTH, type ShapeNode } from './node.js';
 import {
   MAX_SHOWN_DEPTH,
   allocate,
@@ -19,7 +19,6 @@ import {
   type Entry,
 } from './outline.js';
 import { formatCount, plural } from './text.js';
-import { MAX_DEPTH } from './walk.js';
 
 export const MAP_RULE = `map = an object with more than ${MAP_MAX_KEYS} distinct keys, or ${MAP_MIN_ID_KEYS}+ keys that look like data (digits, uuid, hex id, or containing / \\ : @ or a space), outlined as one entry for all its values`;
 
@@ -46,6 +45,8 @@ export interface ShapeTreeNode extends NodeFacts {
   path: string;
   present?: number;
   of?: number;
+  /** Values beyond the first for this key within one object (a repeated key), all counted. */
+  repeated?: number;
   children?: ShapeTreeNode[];
   /** Children that exist but did not fit the line cap. */
   omittedChildren?: number;
@@ -172,6 +173,7 @@ function treeOf(root: Entry): ShapeTreeNode {
       ...(e.key !== undefined ? { key: e.key } : {}),
       path: shortPath(e.path),
       ...(e.present !== undefined ? { present: e.present, of: e.of } : {}),
+      ...(e.repeated !== undefined ? { repeated: e.repeated } : {}),
       ...e.facts,
     };
   };

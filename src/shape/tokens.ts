@@ -7,7 +7,7 @@
  */
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { WispError } from '../errors.js';
-import { newNode, type ShapeNode } from './node.js';
+import { MAX_DEPTH, newNode, type ShapeNode } from './node.js';
 import {
   childOf,
   closeObject,
@@ -19,11 +19,12 @@ import {
   observeString,
   observeUnexpanded,
   openObject,
+  nextObjectSerial,
+  stampChild,
 } from './observe.js';
 import { formatChecked } from './formats.js';
 import { throwIfAborted } from './options.js';
 import { formatCount } from './text.js';
-import { MAX_DEPTH } from './walk.js';
 
 /** stream-chain's flush marker (a registered symbol, so no import of stream-chain is needed). */
 const FLUSH = Symbol.for('object-stream.none');
@@ -35,6 +36,8 @@ interface Frame {
   size: number;
   /** For objects: the node the next value goes to (set by its key). */
   target: ShapeNode | undefined;
+  /** For objects: tells a repeated key (see stampChild). */
+  serial: number;
 }
 
 export interface TokenOutcome {
@@ -102,7 +105,7 @@ export async function shapeTokenStream(texts: AsyncIterable<string> | Iterable<s
           return;
         }
         if (!isArray) openObject(n);
-        frames.push({ node: n, isArray, size: 0, target: undefined });
+        frames.push({ node: n, isArray, size: 0, target: undefined, serial: isArray ? 0 : nextObjectSerial() });
         return;
       }
       case 'endObject':
@@ -118,7 +121,10 @@ export async function shapeTokenStream(texts: AsyncIterable<string> | Iterable<s
         const top = frames[frames.length - 1];
         if (top === undefined || top.isArray) throw new Error('key outside an object');
         top.size++;
-        top.target = childOf(top.node, t.value, 0, pos);
+        const child = childOf(top.node, t.value, 0, pos);
+        // childOf may have made the node a map, whose keys are not told apart.
+        if (top.node.keys !== undefined) stampChild(child, top.serial);
+        top.target = child;
         return;
       }
       case 'stringValue': {

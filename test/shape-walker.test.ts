@@ -1,0 +1,136 @@
+/**
+ * The byte walker (which parses and shapes in one pass) checked against independent
+ * parsers on random JSON: it accepts exactly what JSON.parse accepts, its outline equals
+ * the outline from stream-json's tokens, and its numbers and string lengths are the ones
+ * JSON.parse gives.
+ */
+import test from 'ava';
+
+import { WispError } from '../src/errors.js';
+import { jsonShape, type ShapeReport } from '../src/shape/index.js';
+import { randomJson, rng } from '../fixtures/json.js';
+
+const streamed = (text: string): Promise<ShapeReport> =>
+  // Held up to 16 bytes only: anything longer goes through the token walk.
+  jsonShape({ stream: [Buffer.from(text)] }, { holdBytes: 16, maxBytes: 1 << 30, maxLines: 10_000 });
+
+function comparable(r: ShapeReport): string {
+  return JSON.stringify({ ...r.tree, read: { ...r.tree.read, streamed: false } });
+}
+
+test('random documents: the byte walk and the token walk give the same outline', async (t) => {
+  const r = rng(101);
+  for (let i = 0; i < 300; i++) {
+    const text = randomJson(r, { pretty: i % 2 === 0, repeatKeys: i % 3 === 0 });
+    if (Buffer.byteLength(text) <= 16) continue;
+    const held = await jsonShape(text, { maxLines: 10_000 });
+    t.is(comparable(held), comparable(await streamed(text)), text);
+  }
+});
+
+test('random documents cut or corrupted: refused exactly when JSON.parse refuses them', async (t) => {
+  const r = rng(202);
+  const junk = ['', '"', '\\', ',', ':', '[', ']', '{', '}', '-', '.', 'e', '0', 'x', ' ', '\u00e9', 'tru', 'nul'];
+  let refused = 0;
+  for (let i = 0; i < 1500; i++) {
+    const text = randomJson(r);
+    const at = Math.floor(r() * (text.length + 1));
+    const cut = r() < 0.3;
+    const broken = cut ? text.slice(0, at) : text.slice(0, at) + junk[Math.floor(r() * junk.length)] + text.slice(at + (r() < 0.5 ? 1 : 0));
+    if (broken.trim() === '') continue;
+    let parses = true;
+    try {
+      JSON.parse(broken);
+    } catch {
+      parses = false;
+    }
+    try {
+      await jsonShape(broken);
+      t.true(parses, `accepted what JSON.parse refuses: ${JSON.stringify(broken)}`);
+    } catch (err) {
+      if (!(err instanceof WispError)) throw err;
+      t.false(parses, `refused what JSON.parse accepts: ${JSON.stringify(broken)} (${err.message})`);
+      t.true(err.code === 'WISP_NOT_JSON' || err.code === 'WISP_TRUNCATED_JSON', `${err.code}: ${err.message}`);
+      refused++;
+    }
+  }
+  t.true(refused > 300, `only ${refused} refusals: the corruption is too mild to test anything`);
+});
+
+test('JSON Lines with one corrupted line: refused exactly when that line does not parse, naming it', async (t) => {
+  const r = rng(303);
+  for (let i = 0; i < 300; i++) {
+    const lines = Array.from({ length: 6 }, () => randomJson(r, { depth: 3 }));
+    const bad = 1 + Math.floor(r() * 4);
+    const line = lines[bad] as string;
+    const at = Math.floor(r() * line.length);
+    lines[bad] = `${line.slice(0, at)}${['"', ']', '}', ',', '1.', '-'][i % 6]}${line.slice(at)}`;
+    let parses = true;
+    try {
+      JSON.parse(lines[bad] as string);
+    } catch {
+      parses = false;
+    }
+    const text = `${lines.join('\n')}\n`;
+    try {
+      await jsonShape(text, { workers: 0 });
+      t.true(parses, `accepted line ${bad + 1}: ${JSON.stringify(lines[bad])}`);
+    } catch (err) {
+      if (!(err instanceof WispError)) throw err;
+      t.false(parses, `refused: ${err.message}`);
+      t.regex(err.message, new RegExp(`line ${bad + 1}\\b`));
+    }
+  }
+});
+
+test('numbers spelled every way come out as the doubles JSON.parse gives', async (t) => {
+  const r = rng(404);
+  for (let i = 0; i < 200; i++) {
+    const spelled: string[] = [];
+    while (spelled.length < 20) {
+      const text = randomJson(r, { depth: 0 });
+      if (/^\s*-?\d/.test(text)) spelled.push(text.trim());
+    }
+    const values = spelled.map((s) => JSON.parse(s) as number);
+    const report = await jsonShape(`[${spelled.join(',')}]`);
+    const items = report.tree.root.array?.items;
+    t.is(items?.number?.min, Math.min(...values), spelled.join(','));
+    t.is(items?.number?.max, Math.max(...values), spelled.join(','));
+    t.is(items?.number?.integers, values.filter((v) => Number.isInteger(v)).length);
+  }
+});
+
+test('string lengths are JSON.parse lengths, whatever the escapes and encoding', async (t) => {
+  const r = rng(505);
+  for (let i = 0; i < 100; i++) {
+    const spelled: string[] = [];
+    while (spelled.length < 10) {
+      const text = randomJson(r, { depth: 0 });
+      if (text.trim().startsWith('"')) spelled.push(text.trim());
+    }
+    const lengths = spelled.map((s) => (JSON.parse(s) as string).length);
+    const report = await jsonShape(`[${spelled.join(',')}]`);
+    const strings = report.tree.root.array?.items?.string;
+    t.is(strings?.minLength, Math.min(...lengths), spelled.join(','));
+    t.is(strings?.maxLength, Math.max(...lengths), spelled.join(','));
+  }
+});
+
+test('a key repeated within an object: every value counted, the outline says so', async (t) => {
+  const report = await jsonShape('[{"a":1,"b":2,"a":"x"},{"a":3,"b":4},{"b":5}]');
+  t.regex(report.text, /a\?: integer 2 1\.\.3 \| string 1 .*\(present 2\/3\) \(repeated within an object: 1 extra value, all counted\)/);
+  const a = report.tree.root.children?.find((c) => c.key === 'a');
+  t.is(a?.present, 2);
+  t.is(a?.repeated, 1);
+  const b = report.tree.root.children?.find((c) => c.key === 'b');
+  t.is(b?.repeated, undefined);
+  t.is(b?.present, undefined);
+});
+
+test('integer-like keys keep their document order (JSON.parse would sort them first)', async (t) => {
+  const report = await jsonShape('{"b":1,"2":2,"a":3,"1":4}');
+  t.deepEqual(
+    report.tree.root.children?.map((c) => c.key),
+    ['b', '2', 'a', '1'],
+  );
+});
