@@ -7,6 +7,7 @@ import test from 'ava';
 import { jsonShape, type ShapeInput, type ShapeOptions, type ShapeReport } from '../src/shape/index.js';
 import { apiExport, jsonLines, rng } from '../fixtures/json.js';
 import { tempDir, writeTemp } from './helpers.js';
+import { WorkerPool } from '../src/pool/worker-pool.js';
 
 function comparable(r: ShapeReport): { text: string; tree: string } {
   return {
@@ -90,4 +91,23 @@ test('a top-level array of records: identical held or streamed, whatever the wor
 test('a pretty-printed document streamed in small pieces matches the held outline', async (t) => {
   const text = JSON.stringify(JSON.parse(apiExport(200_000, 3)), null, 2);
   await sameEverywhere(t, text, [{}, { holdBytes: 4096, maxBytes: 1 << 24 }]);
+});
+
+test('a lent worker pool gives the same outline, does the work, and is left open for the next call', async (t) => {
+  const text = mergeStress(300);
+  const alone = await jsonShape(text, { workers: 0 });
+  const pool = await WorkerPool.start(2);
+  try {
+    for (let call = 0; call < 2; call++) {
+      const before = pool.completed;
+      const lent = await jsonShape(text, { pool, chunkBytes: 2048 });
+      t.deepEqual(comparable(lent), comparable(alone), `call ${call + 1}`);
+      t.true(pool.completed - before >= 10, `call ${call + 1}: ${pool.completed - before} chunks went to the pool`);
+    }
+    const before = pool.completed;
+    t.deepEqual(comparable(await jsonShape(text, { pool, workers: 0 })), comparable(alone), 'workers: 0');
+    t.is(pool.completed, before, 'workers: 0 leaves the pool alone');
+  } finally {
+    await pool.close();
+  }
 });

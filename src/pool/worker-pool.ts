@@ -42,6 +42,11 @@ export class WorkerPool {
     }) as Promise<T>;
   }
 
+  /** Tasks the threads have finished so far. */
+  get completed(): number {
+    return this.#piscina.completed;
+  }
+
   async close(): Promise<void> {
     await this.#piscina.destroy();
   }

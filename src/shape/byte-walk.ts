@@ -123,11 +123,21 @@ export class ByteWalker {
             countEnumValue(target, buf, s0, q, major, at);
           }
         } else {
-          q = stringEnd(buf, q, end);
+          q = stringEnd(buf, s0, end);
           if (q < 0) return -1;
-          const s = decodeString(buf, s0, q);
-          countString(target, s.length);
-          describeString(target, s, major, at, target.format !== FORMAT_NONE && s.length > 0 && formatChecked(major, at));
+          if (stringWasAscii) {
+            // Escapes in ASCII: the length is known without making the string.
+            const len = stringUnits;
+            countString(target, len);
+            const checkFormat = target.format !== FORMAT_NONE && len > 0 && formatChecked(major, at);
+            if (target.example === undefined || checkFormat || target.enumValues !== null) {
+              describeString(target, decodeString(buf, s0, q), major, at, checkFormat);
+            }
+          } else {
+            const s = decodeString(buf, s0, q);
+            countString(target, s.length);
+            describeString(target, s, major, at, target.format !== FORMAT_NONE && s.length > 0 && formatChecked(major, at));
+          }
         }
         p = q + 1;
       } else if ((c >= ZERO && c <= NINE) || c === MINUS) {
@@ -471,16 +481,28 @@ function isDigit(b: number | undefined): boolean {
   return b !== undefined && b >= ZERO && b <= NINE;
 }
 
+/** Set by stringEnd: whether the string was all ASCII, and then its length in UTF-16 units. */
+let stringWasAscii = true;
+let stringUnits = 0;
+
 /**
  * The closing quote of a string whose content starts at `q` (escapes and any bytes of
  * 0x80 and up allowed; those decode to what JSON.parse would see), or -1 when the string
- * has a control character, a bad escape, or no end before `end`.
+ * has a control character, a bad escape, or no end before `end`. Sets stringWasAscii and
+ * stringUnits (each escape, \uXXXX included, is one UTF-16 unit).
  */
 export function stringEnd(buf: Buffer, q: number, end: number): number {
+  let units = 0;
+  let ascii = true;
   while (q < end) {
     const b = buf[q] as number;
-    if (b === QUOTE) return q;
+    if (b === QUOTE) {
+      stringWasAscii = ascii;
+      stringUnits = units;
+      return q;
+    }
     if (b < SPACE) return -1;
+    units++;
     if (b === BACKSLASH) {
       const e = buf[q + 1] as number;
       if (e === 0x75 /* u */) {
@@ -495,6 +517,7 @@ export function stringEnd(buf: Buffer, q: number, end: number): number {
       }
       return -1;
     }
+    if (b >= 0x80) ascii = false;
     q++;
   }
   return -1;

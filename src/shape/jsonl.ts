@@ -119,7 +119,7 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterabl
     }
     return merger.finish();
   }
-  const pool = openShapePool(o.workers);
+  const pool = await openShapePool(o.workers, o.pool);
   const inFlight: Promise<ChunkResult>[] = [];
   const submit = (task: ChunkTask): void => {
     const p = pool.runLines(task, o.signal);
@@ -131,7 +131,7 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterabl
     submit(second.value);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       submit(next.value);
-      while (inFlight.length >= 2 * o.workers) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
+      while (inFlight.length >= 2 * pool.threads) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
     }
     while (inFlight.length > 0) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
     return merger.finish();

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { WispError } from '../errors.js';
+import { WorkerPool } from '../pool/worker-pool.js';
 
 export interface ShapeOptions {
   /** Lines of outline text, header and footer included (default 120, at least 10). */
@@ -24,6 +25,12 @@ export interface ShapeOptions {
    */
   holdBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Worker threads to borrow for JSON Lines instead of starting some (left open, so a
+   * server's next call finds them warm). Its thread count replaces `workers`, unless
+   * `workers` is 0.
+   */
+  pool?: WorkerPool;
 }
 
 export interface ResolvedOptions {
@@ -34,6 +41,7 @@ export interface ResolvedOptions {
   chunkBytes: number;
   holdBytes: number;
   signal: AbortSignal | undefined;
+  pool: WorkerPool | undefined;
 }
 
 export const MIB = 1024 * 1024;
@@ -53,14 +61,19 @@ export function resolveOptions(options: ShapeOptions): ResolvedOptions {
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new WispError('WISP_BAD_ARGUMENT', 'signal must be an AbortSignal');
   }
+  if (options.pool !== undefined && !(options.pool instanceof WorkerPool)) {
+    throw new WispError('WISP_BAD_ARGUMENT', 'pool must be a WorkerPool');
+  }
+  const pool = workers === 0 ? undefined : options.pool;
   return {
     maxLines,
     maxOutputBytes: Math.max(MIN_OUTPUT_BYTES, maxLines * OUTPUT_BYTES_PER_LINE),
     maxBytes,
-    workers,
+    workers: pool?.threads ?? workers,
     chunkBytes,
     holdBytes,
     signal: options.signal,
+    pool,
   };
 }
 

@@ -1,51 +1,38 @@
 /**
- * The piscina pool for JSON Lines chunks: one per jsonShape call that needs it, sized
- * exactly (minThreads = maxThreads), closed when the call ends. Chunk buffers are
- * transferred, not copied.
+ * Workers for JSON Lines chunks: the caller's WorkerPool when it lends one (a server keeps
+ * its threads warm between calls), else a pool started for this call and closed after it.
+ * Chunk buffers are transferred, not copied.
  */
-import { Piscina } from 'piscina';
 import { WispError } from '../errors.js';
+import { WorkerPool } from '../pool/worker-pool.js';
 import type { ChunkResult, ChunkTask } from './chunk-task.js';
 
 export interface ShapePool {
+  readonly threads: number;
   runLines(task: ChunkTask, signal: AbortSignal | undefined): Promise<ChunkResult>;
   close(): Promise<void>;
 }
 
 /** dist/src/shape/pool.js -> dist/workers/shape.js */
-const WORKER_FILE = new URL('../../workers/shape.js', import.meta.url).href;
+const WORKER_FILE = new URL('../../workers/shape.js', import.meta.url);
 
-export function openShapePool(threads: number): ShapePool {
-  const pool = new Piscina<ChunkTask, ChunkResult>({
-    filename: WORKER_FILE,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1_000,
-    // Parsing makes many short-lived objects: a 64 MB young generation means far fewer
-    // scavenges (the log workers measured about twice the throughput with it).
-    resourceLimits: { maxYoungGenerationSizeMb: 64 },
-  });
-  // A worker that dies outside a task (e.g. failing to load) is reported here by piscina;
-  // the tasks it had fail on their own promises, so this only keeps the event from being
-  // an uncaught exception in the caller's process.
-  let workerFailure: unknown;
-  pool.on('error', (err: unknown) => {
-    workerFailure ??= err;
-  });
+export async function openShapePool(threads: number, borrowed: WorkerPool | undefined): Promise<ShapePool> {
+  const pool = borrowed ?? (await WorkerPool.start(threads));
   // The signal is checked between chunks by the caller and not handed to piscina: a task
   // aborted just as its worker answers makes piscina 5.3 throw "Unexpected message from
   // Worker" outside any promise (seen in the log condenser's cancellation test).
-  const run = async (task: ChunkTask, signal: AbortSignal | undefined): Promise<ChunkResult> => {
+  const runLines = async (task: ChunkTask, signal: AbortSignal | undefined): Promise<ChunkResult> => {
     try {
-      return await pool.run(task, { transferList: [task.buffer] });
+      return await pool.run<ChunkResult>(WORKER_FILE, task, [task.buffer]);
     } catch (err) {
       if (signal?.aborted) throw new WispError('WISP_CANCELLED', 'json_shape was cancelled');
-      throw workerFailure ?? err;
+      throw err;
     }
   };
   return {
-    runLines: run,
-    // Callers let their tasks settle first, so nothing is cut off.
-    close: () => pool.close(),
+    threads: pool.threads,
+    runLines,
+    // Callers let their tasks settle first, so nothing is cut off. A lent pool stays open.
+    close: borrowed === undefined ? () => pool.close() : async () => undefined,
   };
 }
