@@ -3,11 +3,10 @@
  * ArrayBuffer) and returns the partial shape, which the main thread merges in input order.
  */
 import { shapeChunk, type ChunkResult, type ChunkTask } from '../src/shape/chunk-task.js';
-import { warmUpWalker } from '../src/shape/warm-up.js';
+import type { WarmTask } from '../src/shape/pool.js';
 
-// Before the first task: see warm-up.ts.
-warmUpWalker();
-
-export default function shapeWorker(task: ChunkTask): ChunkResult {
+export default function shapeWorker(task: ChunkTask | WarmTask): ChunkResult | undefined {
+  // Sent when the pool starts, so each thread loads this module while the input is read.
+  if ('warm' in task) return undefined;
   return shapeChunk(task);
 }

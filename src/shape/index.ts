@@ -7,6 +7,8 @@
  *   streamed input (> holdBytes, allowed by maxBytes): JSON Lines in chunks across the
  *                               pool; a single document through stream-json's tokenizer
  */
+import { stat } from 'node:fs/promises';
+import type { WorkerPool } from '../pool/worker-pool.js';
 import { chunksOfBytes, chunksOfStream } from './chunks.js';
 import { detect } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
@@ -14,6 +16,7 @@ import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
 import { isBlankBytes } from './lines.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
+import { startWarmShapePool } from './pool.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
 import { shapeTokenStream } from './tokens.js';
 
@@ -34,19 +37,49 @@ interface Shaped {
  */
 export async function jsonShape(input: ShapeInput, options: ShapeOptions = {}): Promise<ShapeReport> {
   const o = resolveOptions(options);
-  const opened = await openInput(input, o);
-  let shaped: Shaped;
-  if (opened.kind === 'held') {
-    shaped = await shapeHeld(opened, o);
-  } else {
-    try {
-      shaped = await shapeStreamed(opened, o);
-    } finally {
-      await opened.close();
+  const early = await startPoolEarly(input, o);
+  try {
+    const opened = await openInput(input, o);
+    let shaped: Shaped;
+    if (opened.kind === 'held') {
+      shaped = await shapeHeld(opened, o);
+    } else {
+      try {
+        shaped = await shapeStreamed(opened, early === undefined ? o : { ...o, pool: early.pool }, early);
+      } finally {
+        await opened.close();
+      }
     }
+    throwIfAborted(o.signal);
+    return renderShape(shaped.root, shaped.source, { maxLines: o.maxLines, maxOutputBytes: o.maxOutputBytes });
+  } finally {
+    await early?.close();
   }
-  throwIfAborted(o.signal);
-  return renderShape(shaped.root, shaped.source, { maxLines: o.maxLines, maxOutputBytes: o.maxOutputBytes });
+}
+
+/** Threads started before the input is read; closed once (when unneeded, or at the end). */
+interface EarlyPool {
+  pool: WorkerPool;
+  close(): Promise<void>;
+}
+
+/**
+ * A file too big to hold will likely be JSON Lines cut into chunks: its threads start
+ * before it is read, so their start-up and warm-up overlap the reading.
+ */
+async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<EarlyPool | undefined> {
+  if (o.workers === 0 || o.pool !== undefined) return undefined;
+  if (typeof input !== 'object' || input === null || !('path' in input) || typeof input.path !== 'string') return undefined;
+  let size: number;
+  try {
+    size = (await stat(input.path)).size;
+  } catch {
+    return undefined; // openInput reports it
+  }
+  if (size <= o.holdBytes || size > o.maxBytes) return undefined;
+  const pool = await startWarmShapePool(o.workers);
+  let closed: Promise<void> | undefined;
+  return { pool, close: () => (closed ??= pool.close()) };
 }
 
 async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
@@ -66,11 +99,13 @@ async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
   return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
 }
 
-async function shapeStreamed(input: StreamedInput, o: ResolvedOptions): Promise<Shaped> {
+async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: EarlyPool | undefined): Promise<Shaped> {
   if (headIsJsonLines(input.head)) {
     const { root, records, values } = await shapeLineChunks(chunksOfStream(input.chunks, o.chunkBytes), o);
     return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
   }
+  // One document: its tokens are walked here, so threads started for lines are not needed.
+  await early?.close();
   const { root, values } = await shapeTokenStream(decode(input.chunks), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
 }

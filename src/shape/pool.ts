@@ -16,6 +16,25 @@ export interface ShapePool {
 /** dist/src/shape/pool.js -> dist/workers/shape.js */
 const WORKER_FILE = new URL('../../workers/shape.js', import.meta.url);
 
+/**
+ * Start threads for a call that will likely need them, before its input is read: each
+ * thread boots and loads the shape worker while this thread reads. Returns the pool; the
+ * caller lends it on (options.pool) and closes it.
+ */
+export async function startWarmShapePool(threads: number): Promise<WorkerPool> {
+  const pool = await WorkerPool.start(threads);
+  for (let i = 0; i < threads; i++) {
+    // One small task per thread; a failure to load shows again on the first real task.
+    pool.run(WORKER_FILE, { warm: true } satisfies WarmTask, []).catch(() => undefined);
+  }
+  return pool;
+}
+
+/** A task that only makes a thread load the worker. */
+export interface WarmTask {
+  warm: true;
+}
+
 export async function openShapePool(threads: number, borrowed: WorkerPool | undefined): Promise<ShapePool> {
   const pool = borrowed ?? (await WorkerPool.start(threads));
   // The signal is checked between chunks by the caller and not handed to piscina: a task
