@@ -134,3 +134,27 @@ test('integer-like keys keep their document order (JSON.parse would sort them fi
     ['b', '2', 'a', '1'],
   );
 });
+
+test('random JSON Lines with repeated keys: the same outline however they are chunked', async (t) => {
+  const r = rng(606);
+  const lines = Array.from({ length: 400 }, () => randomJson(r, { depth: 3, repeatKeys: true }));
+  const text = `${lines.join('\n')}\n`;
+  const alone = comparable(await jsonShape(text, { workers: 0, maxLines: 10_000 }));
+  t.regex(alone, /"repeated":/, 'the input has repeated keys');
+  for (const chunkBytes of [97, 1000, 7777]) {
+    t.is(comparable(await jsonShape(text, { workers: 2, chunkBytes, maxLines: 10_000 })), alone, `chunkBytes ${chunkBytes}`);
+  }
+});
+
+test('repeated keys in objects that become a map: the same outline however they are chunked', async (t) => {
+  // Two id keys per line, one of them repeated: ten ids make the object a map, at a
+  // different line in each chunk.
+  const lines = Array.from({ length: 60 }, (_, i) => `{"m":{"${1000 + 2 * i}":1,"${1001 + 2 * i}":2,"${1000 + 2 * i}":3},"k":1,"k":2}`);
+  const text = `${lines.join('\n')}\n`;
+  const alone = await jsonShape(text, { workers: 0 });
+  t.regex(alone.text, /m: object as map/);
+  t.regex(alone.text, /k: integer .*repeated within an object: 60 extra values/);
+  for (const chunkBytes of [60, 200, 1000]) {
+    t.is(comparable(await jsonShape(text, { workers: 2, chunkBytes })), comparable(alone), `chunkBytes ${chunkBytes}`);
+  }
+});
