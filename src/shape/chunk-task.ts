@@ -3,8 +3,8 @@
  * worker (workers/shape.ts) runs exactly this, and so does the main thread when it shapes
  * in process, so both give the same partial shapes.
  */
-import { shapeLines, type LinesShape } from './lines.js';
-import { dropSlotCaches } from './node.js';
+import { isJsonSpace, shapeLines, type LinesShape } from './lines.js';
+import { dropWalkCaches } from './node.js';
 
 export interface ChunkTask {
   /** Whole lines (the last may lack its '\n' only at the end of input). Transferred. */
@@ -22,7 +22,7 @@ export interface ChunkResult extends LinesShape {
 export function shapeChunk(task: ChunkTask): ChunkResult {
   const bytes = Buffer.from(task.buffer, 0, task.length);
   const shape = shapeLines(bytes, task.firstLine);
-  dropSlotCaches(shape.root);
+  dropWalkCaches(shape.root);
   return withRestBlank(shape, bytes);
 }
 
@@ -34,9 +34,5 @@ export function withRestBlank(shape: LinesShape, bytes: Buffer): ChunkResult {
     const nl = bytes.indexOf(0x0a, at);
     at = nl === -1 ? bytes.length : nl + 1;
   }
-  for (; at < bytes.length; at++) {
-    const c = bytes[at];
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return { ...shape, restBlank: false };
-  }
-  return { ...shape, restBlank: true };
+  return { ...shape, restBlank: isJsonSpace(bytes, at, bytes.length) };
 }

@@ -9,7 +9,7 @@
  */
 import { WispError } from '../errors.js';
 import { ByteWalker } from './byte-walk.js';
-import { isBlankBytes } from './lines.js';
+import { isBlankBytes, isJsonSpace } from './lines.js';
 import { newNode, type ShapeNode } from './node.js';
 import { describeChar, describeOpen, diagnose, lineAndColumn } from './scan.js';
 
@@ -23,17 +23,9 @@ export function detect(bytes: Buffer, text: () => string): Detected {
   const root = newNode(0, 0);
   const walker = new ByteWalker();
   const after = walker.value(root, bytes, 0, bytes.length, 0, 0);
-  if (after >= 0 && isSpace(bytes, after, bytes.length)) return { kind: 'document', root, values: walker.next };
+  if (after >= 0 && isJsonSpace(bytes, after, bytes.length)) return { kind: 'document', root, values: walker.next };
   if (firstLineParses(bytes)) return { kind: 'lines' };
   return explainFailure(text());
-}
-
-function isSpace(bytes: Buffer, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = bytes[i];
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
-  }
-  return true;
 }
 
 /** Throws the error for text that is neither one document nor JSON Lines. */

@@ -13,10 +13,10 @@ import { chunksOfBytes, chunksOfStream } from './chunks.js';
 import { detect } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
 import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
-import { isBlankBytes } from './lines.js';
+import { isBlankBytes, isJsonSpace } from './lines.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
-import { startWarmShapePool } from './pool.js';
+import { startShapeThreads } from './pool.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
 import { shapeTokenStream } from './tokens.js';
 
@@ -65,7 +65,7 @@ interface EarlyPool {
 
 /**
  * A file too big to hold will likely be JSON Lines cut into chunks: its threads start
- * before it is read, so their start-up and warm-up overlap the reading.
+ * before it is read, so their start-up overlaps the reading.
  */
 async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<EarlyPool | undefined> {
   if (o.workers === 0 || o.pool !== undefined) return undefined;
@@ -77,7 +77,7 @@ async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<Ea
     return undefined; // openInput reports it
   }
   if (size <= o.holdBytes || size > o.maxBytes) return undefined;
-  const pool = await startWarmShapePool(o.workers);
+  const pool = await startShapeThreads(o.workers);
   let closed: Promise<void> | undefined;
   return { pool, close: () => (closed ??= pool.close()) };
 }
@@ -125,11 +125,7 @@ function headIsJsonLines(head: Buffer): boolean {
       } catch {
         return false;
       }
-      for (let i = end + 1; i < head.length; i++) {
-        const c = head[i];
-        if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true;
-      }
-      return false;
+      return !isJsonSpace(head, end + 1, head.length);
     }
     start = end + 1;
   }

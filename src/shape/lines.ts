@@ -85,11 +85,11 @@ export function isBlankBytes(bytes: Buffer, from: number, to: number): boolean {
   return true;
 }
 
-/** Only JSON whitespace other than '\n' (which ends lines) between from and to. */
-export function isBlank(text: string, from: number, to: number): boolean {
+/** Only JSON whitespace, '\n' included, in bytes [from, to). */
+export function isJsonSpace(bytes: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 13) return false;
+    const c = bytes[i];
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false;
   }
   return true;
 }

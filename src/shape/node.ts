@@ -152,7 +152,7 @@ export function newNode(major: number, minor: number): ShapeNode {
 }
 
 /** Remove the walk's caches from a whole tree (before structured clone). */
-export function dropSlotCaches(root: ShapeNode): void {
+export function dropWalkCaches(root: ShapeNode): void {
   const stack: ShapeNode[] = [root];
   while (stack.length > 0) {
     const n = stack.pop() as ShapeNode;

@@ -25,9 +25,9 @@ export interface Entry {
   field: string | undefined;
   /** For a key missing from some objects: how many had it, out of how many. */
   present?: number;
+  of?: number;
   /** Values beyond the first for this key within one object, summed over objects. */
   repeated?: number;
-  of?: number;
   facts: NodeFacts;
   /** The line without indentation. */
   text: string;

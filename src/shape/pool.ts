@@ -21,7 +21,7 @@ const WORKER_FILE = new URL('../../workers/shape.js', import.meta.url);
  * thread boots and loads the shape worker while this thread reads. Returns the pool; the
  * caller lends it on (options.pool) and closes it.
  */
-export async function startWarmShapePool(threads: number): Promise<WorkerPool> {
+export async function startShapeThreads(threads: number): Promise<WorkerPool> {
   const pool = await WorkerPool.start(threads);
   for (let i = 0; i < threads; i++) {
     // One small task per thread; a failure to load shows again on the first real task.
