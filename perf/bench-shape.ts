@@ -186,7 +186,6 @@ rows.push(
 // ---- JSON Lines -----------------------------------------------------------------------------
 const linesPath = join(dir, 'events.jsonl');
 await writePieces(linesPath, jsonLinesPieces(JSONL_BYTES, 3));
-const linesSize = statSync(linesPath).size;
 // The same lines three times over: streaming memory should not grow with the input.
 const triplePath = join(dir, 'events-x3.jsonl');
 {
@@ -196,53 +195,38 @@ const triplePath = join(dir, 'events-x3.jsonl');
   appendFileSync(triplePath, all);
 }
 const bigOptions: ShapeOptions = { maxBytes: 2 * JSONL_BYTES };
-const [linesBase, linesShape] = (await race([() => parseLines(linesPath), () => jsonShape({ path: linesPath }, bigOptions)])) as [number, number];
-const mbps = (t: number): string => `${(linesSize / 1e6 / (t / 1000)).toFixed(0)} MB/s`;
+
+/** Race json_shape on a JSON Lines file against the one-thread baseline; one table row. */
+async function linesRow(label: string, path: string, options: ShapeOptions): Promise<Row> {
+  const size = statSync(path).size;
+  const [base, shape] = (await race([() => parseLines(path), () => jsonShape({ path }, options)])) as [number, number];
+  const mbps = (t: number): string => `${(size / 1e6 / (t / 1000)).toFixed(0)} MB/s`;
+  return {
+    case: `${label} (${workers} workers)`,
+    input: `${(size / 1e6).toFixed(0)} MB`,
+    baseline: 'JSON.parse per line, 1 thread',
+    baselineMs: base,
+    shapeMs: shape,
+    ratio: `${(base / shape).toFixed(2)}x throughput (${mbps(shape)} vs ${mbps(base)})`,
+    target: '>= 1.5x',
+    peakBaseline: '',
+    peakShape: '',
+  };
+}
+
 rows.push({
-  case: `JSON Lines, streamed (${workers} workers)`,
-  input: `${(linesSize / 1e6).toFixed(0)} MB`,
-  baseline: 'JSON.parse per line, 1 thread',
-  baselineMs: linesBase,
-  shapeMs: linesShape,
-  ratio: `${(linesBase / linesShape).toFixed(2)}x throughput (${mbps(linesShape)} vs ${mbps(linesBase)})`,
-  target: '>= 1.5x',
+  ...(await linesRow('JSON Lines, streamed', linesPath, bigOptions)),
   peakBaseline: mib(peakMemory('lines', linesPath)),
   peakShape: `${mib(peakMemory(JSON.stringify(bigOptions), linesPath))} (x3, ${(statSync(triplePath).size / 1e6).toFixed(0)} MB: ${mib(peakMemory(JSON.stringify({ maxBytes: 4 * JSONL_BYTES }), triplePath))})`,
 });
-
-// Each call above pays the threads' start-up and the compiler's warm-up (about a quarter
-// of a second here); on three times the input it is a smaller share.
-const tripleSize = statSync(triplePath).size;
-const [tripleBase, tripleShape] = (await race([() => parseLines(triplePath), () => jsonShape({ path: triplePath }, { maxBytes: 4 * JSONL_BYTES })])) as [number, number];
-const tripleMbps = (t: number): string => `${(tripleSize / 1e6 / (t / 1000)).toFixed(0)} MB/s`;
-rows.push({
-  case: `JSON Lines x3, streamed (${workers} workers)`,
-  input: `${(tripleSize / 1e6).toFixed(0)} MB`,
-  baseline: 'JSON.parse per line, 1 thread',
-  baselineMs: tripleBase,
-  shapeMs: tripleShape,
-  ratio: `${(tripleBase / tripleShape).toFixed(2)}x throughput (${tripleMbps(tripleShape)} vs ${tripleMbps(tripleBase)})`,
-  target: '>= 1.5x',
-  peakBaseline: '',
-  peakShape: '',
-});
-
-// The MCP server keeps one pool warm between calls; a lent pool skips the threads' start-up
-// and the compiler's warm-up.
+// Each call above starts its threads, which then run unoptimized code until V8 has
+// compiled the walker (about a quarter of a second here in all); on three times the
+// input that is a smaller share.
+rows.push(await linesRow('JSON Lines x3, streamed', triplePath, { maxBytes: 4 * JSONL_BYTES }));
+// The MCP server keeps one pool warm between calls: a lent pool skips both.
 const warmPool = await WorkerPool.start(workers);
-const [warmBase, warmShape] = (await race([() => parseLines(linesPath), () => jsonShape({ path: linesPath }, { ...bigOptions, pool: warmPool })])) as [number, number];
+rows.push(await linesRow('JSON Lines, pool kept warm', linesPath, { ...bigOptions, pool: warmPool }));
 await warmPool.close();
-rows.push({
-  case: `JSON Lines, pool kept warm (${workers} workers)`,
-  input: `${(linesSize / 1e6).toFixed(0)} MB`,
-  baseline: 'JSON.parse per line, 1 thread',
-  baselineMs: warmBase,
-  shapeMs: warmShape,
-  ratio: `${(warmBase / warmShape).toFixed(2)}x throughput (${mbps(warmShape)} vs ${mbps(warmBase)})`,
-  target: '>= 1.5x',
-  peakBaseline: '',
-  peakShape: '',
-});
 
 // ---- report ---------------------------------------------------------------------------------
 if (asJson) {
