@@ -4,6 +4,10 @@
  */
 import { shapeChunk, type ChunkResult, type ChunkTask } from '../src/shape/chunk-task.js';
 import type { WarmTask } from '../src/shape/pool.js';
+import { primeWalker } from '../src/shape/prime.js';
+
+// Before the first chunk: see prime.ts.
+primeWalker();
 
 export default function shapeWorker(task: ChunkTask | WarmTask): ChunkResult | undefined {
   // Sent when the pool starts, so each thread loads this module while the input is read.

@@ -38,28 +38,29 @@ const BAD_LINE_KEEP = 1 << 20;
  * the input. Stops at the first line that is not JSON.
  */
 export function shapeLines(bytes: Buffer, firstLine: number): LinesShape {
-  const root = newNode(Infinity, Infinity);
+  // Made before the loop and filled in it: the loop is compiled on its own (on-stack
+  // replacement) before the first call returns, and code it has not yet run would be
+  // compiled without type feedback and thrown away on every call.
+  const shape: LinesShape = { root: newNode(Infinity, Infinity), lines: 0, values: 0, walked: 0, bad: undefined };
   const walker = new ByteWalker();
-  let lines = 0;
-  let values = 0;
-  let walked = 0;
   let start = 0;
   const end = bytes.length;
   while (start < end) {
     let stop = bytes.indexOf(LF, start);
     if (stop === -1) stop = end;
-    const line = lines++;
+    const line = shape.lines++;
     if (!isBlankBytes(bytes, start, stop)) {
-      const after = walker.value(root, bytes, start, stop, firstLine + line, 0);
+      const after = walker.value(shape.root, bytes, start, stop, firstLine + line, 0);
       if (after < 0 || !isBlankBytes(bytes, after, stop)) {
-        return { root, lines, values, walked, bad: badLine(bytes, start, stop, line) };
+        shape.bad = badLine(bytes, start, stop, line);
+        return shape;
       }
-      walked += walker.next;
-      values++;
+      shape.walked += walker.next;
+      shape.values++;
     }
     start = stop + 1;
   }
-  return { root, lines, values, walked, bad: undefined };
+  return shape;
 }
 
 /** The line the walker refused, with JSON.parse's word on it. */
