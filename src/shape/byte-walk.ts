@@ -108,94 +108,11 @@ export class ByteWalker {
       c = buf[p] as number;
       const at = pos++;
       if (c === QUOTE) {
-        const s0 = p + 1;
-        let q = s0;
-        // Plain ASCII without escapes: the common case, scanned here. A byte past the
-        // buffer reads as undefined and fails every test, so it ends the scan too.
-        while (PLAIN[buf[q] as number] === 1) q++;
-        if (buf[q] === QUOTE && q < end) {
-          const len = q - s0;
-          countString(target, len);
-          const checkFormat = target.format !== FORMAT_NONE && len > 0 && formatChecked(major, at);
-          if (target.example === undefined || checkFormat) {
-            describeString(target, buf.latin1Slice(s0, q), major, at, checkFormat);
-          } else if (target.enumValues !== null) {
-            countEnumValue(target, buf, s0, q, major, at);
-          }
-        } else {
-          q = stringEnd(buf, s0, end);
-          if (q < 0) return -1;
-          if (stringWasAscii) {
-            // Escapes in ASCII: the length is known without making the string.
-            const len = stringUnits;
-            countString(target, len);
-            const checkFormat = target.format !== FORMAT_NONE && len > 0 && formatChecked(major, at);
-            if (target.example === undefined || checkFormat || target.enumValues !== null) {
-              describeString(target, decodeString(buf, s0, q), major, at, checkFormat);
-            }
-          } else {
-            const s = decodeString(buf, s0, q);
-            countString(target, s.length);
-            describeString(target, s, major, at, target.format !== FORMAT_NONE && s.length > 0 && formatChecked(major, at));
-          }
-        }
-        p = q + 1;
+        p = walkString(target, buf, p + 1, end, major, at);
+        if (p < 0) return -1;
       } else if ((c >= ZERO && c <= NINE) || c === MINUS) {
-        let q = p;
-        const negative = c === MINUS;
-        if (negative) c = buf[++q] as number;
-        let mantissa = 0;
-        let digits = 0;
-        let exponent = 0;
-        if (c === ZERO) {
-          c = buf[++q] as number;
-          digits = 1;
-        } else if (c > ZERO && c <= NINE) {
-          do {
-            mantissa = mantissa * 10 + (c - ZERO);
-            digits++;
-            c = buf[++q] as number;
-          } while (c >= ZERO && c <= NINE);
-        } else {
-          return -1;
-        }
-        if (c === DOT) {
-          c = buf[++q] as number;
-          if (!(c >= ZERO && c <= NINE)) return -1;
-          do {
-            mantissa = mantissa * 10 + (c - ZERO);
-            digits++;
-            exponent--;
-            c = buf[++q] as number;
-          } while (c >= ZERO && c <= NINE);
-        }
-        if (c === 0x65 /* e */ || c === 0x45 /* E */) {
-          c = buf[++q] as number;
-          let negativeExponent = false;
-          if (c === PLUS || c === MINUS) {
-            negativeExponent = c === MINUS;
-            c = buf[++q] as number;
-          }
-          if (!(c >= ZERO && c <= NINE)) return -1;
-          let e = 0;
-          do {
-            if (e < 100_000) e = e * 10 + (c - ZERO);
-            c = buf[++q] as number;
-          } while (c >= ZERO && c <= NINE);
-          exponent += negativeExponent ? -e : e;
-        }
-        if (q > end) return -1;
-        let v: number;
-        if (digits <= 15 && exponent >= -22 && exponent <= 22) {
-          // Both operands are exact doubles, so one IEEE operation rounds correctly: the
-          // double JSON.parse gives.
-          v = exponent === 0 ? mantissa : exponent > 0 ? mantissa * (POW10[exponent] as number) : mantissa / (POW10[-exponent] as number);
-          if (negative) v = -v;
-        } else {
-          v = Number(buf.latin1Slice(p, q));
-        }
-        observeNumber(target, v);
-        p = q;
+        p = walkNumber(target, buf, p, end);
+        if (p < 0) return -1;
       } else if (c === LBRACE || c === LBRACKET) {
         if (top + 1 >= MAX_DEPTH) {
           p = this.skipContainer(buf, p, end);
@@ -403,6 +320,104 @@ export class ByteWalker {
       }
     }
   }
+}
+
+/**
+ * Observe the string whose content starts at `s0` (after its quote) into `target`; returns
+ * the offset after its closing quote, or -1 when it is not a JSON string.
+ */
+function walkString(target: ShapeNode, buf: LatinBuffer, s0: number, end: number, major: number, at: number): number {
+  let q = s0;
+  // Plain ASCII without escapes: the common case, scanned here. A byte past the buffer
+  // reads as undefined and fails every test, so it ends the scan too.
+  while (PLAIN[buf[q] as number] === 1) q++;
+  if (buf[q] === QUOTE && q < end) {
+    const len = q - s0;
+    countString(target, len);
+    const checkFormat = target.format !== FORMAT_NONE && len > 0 && formatChecked(major, at);
+    if (target.example === undefined || checkFormat) {
+      describeString(target, buf.latin1Slice(s0, q), major, at, checkFormat);
+    } else if (target.enumValues !== null) {
+      countEnumValue(target, buf, s0, q, major, at);
+    }
+    return q + 1;
+  }
+  q = stringEnd(buf, s0, end);
+  if (q < 0) return -1;
+  if (stringWasAscii) {
+    // Escapes in ASCII: the length is known without making the string.
+    const len = stringUnits;
+    countString(target, len);
+    const checkFormat = target.format !== FORMAT_NONE && len > 0 && formatChecked(major, at);
+    if (target.example === undefined || checkFormat || target.enumValues !== null) {
+      describeString(target, decodeString(buf, s0, q), major, at, checkFormat);
+    }
+  } else {
+    const s = decodeString(buf, s0, q);
+    countString(target, s.length);
+    describeString(target, s, major, at, target.format !== FORMAT_NONE && s.length > 0 && formatChecked(major, at));
+  }
+  return q + 1;
+}
+
+/** Observe the number at `p` into `target`; returns the offset after it, or -1 when it is not a JSON number. */
+function walkNumber(target: ShapeNode, buf: LatinBuffer, p: number, end: number): number {
+  let q = p;
+  let c = buf[q] as number;
+  const negative = c === MINUS;
+  if (negative) c = buf[++q] as number;
+  let mantissa = 0;
+  let digits = 0;
+  let exponent = 0;
+  if (c === ZERO) {
+    c = buf[++q] as number;
+    digits = 1;
+  } else if (c > ZERO && c <= NINE) {
+    do {
+      mantissa = mantissa * 10 + (c - ZERO);
+      digits++;
+      c = buf[++q] as number;
+    } while (c >= ZERO && c <= NINE);
+  } else {
+    return -1;
+  }
+  if (c === DOT) {
+    c = buf[++q] as number;
+    if (!(c >= ZERO && c <= NINE)) return -1;
+    do {
+      mantissa = mantissa * 10 + (c - ZERO);
+      digits++;
+      exponent--;
+      c = buf[++q] as number;
+    } while (c >= ZERO && c <= NINE);
+  }
+  if (c === 0x65 /* e */ || c === 0x45 /* E */) {
+    c = buf[++q] as number;
+    let negativeExponent = false;
+    if (c === PLUS || c === MINUS) {
+      negativeExponent = c === MINUS;
+      c = buf[++q] as number;
+    }
+    if (!(c >= ZERO && c <= NINE)) return -1;
+    let e = 0;
+    do {
+      if (e < 100_000) e = e * 10 + (c - ZERO);
+      c = buf[++q] as number;
+    } while (c >= ZERO && c <= NINE);
+    exponent += negativeExponent ? -e : e;
+  }
+  if (q > end) return -1;
+  let v: number;
+  if (digits <= 15 && exponent >= -22 && exponent <= 22) {
+    // Both operands are exact doubles, so one IEEE operation rounds correctly: the double
+    // JSON.parse gives.
+    v = exponent === 0 ? mantissa : exponent > 0 ? mantissa * (POW10[exponent] as number) : mantissa / (POW10[-exponent] as number);
+    if (negative) v = -v;
+  } else {
+    v = Number(buf.latin1Slice(p, q));
+  }
+  observeNumber(target, v);
+  return q;
 }
 
 /**
