@@ -95,6 +95,18 @@ test('more than 200 distinct plain keys also make a map; fewer stay keys with a 
   t.regex(few.text, /\.\.\. 1\d\d more keys under \$\.users\n/);
 });
 
+test('map keys that share a long start are shown by both ends, so they stay apart', async (t) => {
+  const packages: Record<string, unknown> = {};
+  for (const name of ['helper-string-parser', 'helper-validator-identifier', 'parser', 'types', 'code-frame']) {
+    packages[`node_modules/@babel/${name}`] = { version: '1.0.0' };
+  }
+  for (let i = 0; i < 10; i++) packages[`node_modules/pkg-${i}`] = { version: '1.0.0' };
+  const { tree } = await jsonShape(JSON.stringify({ packages }));
+  const keys = findNode(tree.root, '$.packages').object?.map?.sampleKeys ?? [];
+  t.deepEqual(keys, ['node_modules/@ba…r-string-parser', 'node_modules/@ba…ator-identifier', 'node_modules/@babel/parser']);
+  t.true(keys.every((k) => k.length <= 32));
+});
+
 test('__proto__ and constructor are ordinary keys', async (t) => {
   const { text } = await jsonShape(prototypeKeys());
   t.is(lineFor(text, '__proto__'), '__proto__: object');

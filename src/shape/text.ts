@@ -10,7 +10,7 @@ import { redact } from '../redact/index.js';
 /** Shown string examples are at most this many characters (before escaping). */
 export const EXAMPLE_CHARS = 40;
 const KEY_CHARS = 40;
-const MAP_KEY_CHARS = 20;
+const MAP_KEY_CHARS = 32;
 
 /** 1234567 -> "1,234,567" for counts: the one formatter wisp writes numbers with. */
 export { formatCount };
@@ -47,7 +47,8 @@ function redactValue(value: string, field: string | undefined): string {
 }
 
 export function shownMapKey(key: string): string {
-  return shownValue(key, MAP_KEY_CHARS);
+  // Keys of a map often share a long start (paths, prefixed ids): keep both ends.
+  return cutMiddle(redactValue(key, undefined), MAP_KEY_CHARS);
 }
 
 /** A key as a label: bare when it is a plain identifier, else quoted; always redacted. */
@@ -68,9 +69,22 @@ export function pathSegment(key: string): string {
 export function cut(s: string, max: number): string {
   if (s.length <= max) return s;
   let end = max - 1;
-  const last = s.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  if (isHighSurrogate(s.charCodeAt(end - 1))) end--;
   return `${s.slice(0, end)}…`;
+}
+
+/** Cut to at most `max` characters by dropping the middle (marked …), never splitting a surrogate pair. */
+export function cutMiddle(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let head = Math.ceil((max - 1) / 2);
+  let tail = s.length - Math.floor((max - 1) / 2);
+  if (isHighSurrogate(s.charCodeAt(head - 1))) head--;
+  if (isHighSurrogate(s.charCodeAt(tail - 1))) tail++;
+  return `${s.slice(0, head)}…${s.slice(tail)}`;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 /**
