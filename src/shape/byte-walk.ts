@@ -103,7 +103,7 @@ export class ByteWalker {
 
     values: for (;;) {
       // ---- one value, for `target`
-      while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
+      p = skipSpace(buf, p, end);
       if (p >= end) return -1;
       c = buf[p] as number;
       const at = pos++;
@@ -119,9 +119,8 @@ export class ByteWalker {
           if (p < 0) return -1;
           observeUnexpanded(target, c === LBRACKET, this.skippedSize);
         } else if (c === LBRACKET) {
-          p++;
-          while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-          if (p < end && c === RBRACKET) {
+          p = skipSpace(buf, p + 1, end);
+          if (p < end && buf[p] === RBRACKET) {
             observeArray(target, 0);
             p++;
           } else {
@@ -133,10 +132,9 @@ export class ByteWalker {
             continue values;
           }
         } else {
-          p++;
           openObject(target);
-          while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-          if (p < end && c === RBRACE) {
+          p = skipSpace(buf, p + 1, end);
+          if (p < end && buf[p] === RBRACE) {
             closeObject(target, 0);
             p++;
           } else {
@@ -152,18 +150,12 @@ export class ByteWalker {
             continue values;
           }
         }
-      } else if (c === 0x74 /* t */) {
-        if (p + 4 > end || buf[p + 1] !== 0x72 || buf[p + 2] !== 0x75 || buf[p + 3] !== 0x65) return -1;
-        observeBoolean(target, true);
-        p += 4;
-      } else if (c === 0x66 /* f */) {
-        if (p + 5 > end || buf[p + 1] !== 0x61 || buf[p + 2] !== 0x6c || buf[p + 3] !== 0x73 || buf[p + 4] !== 0x65) return -1;
-        observeBoolean(target, false);
-        p += 5;
-      } else if (c === 0x6e /* n */) {
-        if (p + 4 > end || buf[p + 1] !== 0x75 || buf[p + 2] !== 0x6c || buf[p + 3] !== 0x6c) return -1;
-        observeNull(target);
-        p += 4;
+      } else if (c === 0x74 /* t */ || c === 0x66 /* f */ || c === 0x6e /* n */) {
+        const q = literalEnd(buf, p, end);
+        if (q < 0) return -1;
+        if (c === 0x6e) observeNull(target);
+        else observeBoolean(target, c === 0x74);
+        p = q;
       } else {
         return -1;
       }
@@ -174,18 +166,18 @@ export class ByteWalker {
           this.next = pos;
           return p;
         }
-        while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
+        p = skipSpace(buf, p, end);
         if (p >= end) return -1;
+        c = buf[p] as number;
         const n = nodes[top] as ShapeNode;
         if (c === COMMA) {
-          p++;
           const i = (sizes[top] as number)++;
           if (arrays[top] === true) {
+            p++;
             target = n.items as ShapeNode;
             continue values;
           }
-          while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-          p = this.key(buf, p, end, n, i, serials[top] as number, major, pos);
+          p = this.key(buf, skipSpace(buf, p + 1, end), end, n, i, serials[top] as number, major, pos);
           if (p < 0) return -1;
           target = this.keyTarget as ShapeNode;
           continue values;
@@ -250,10 +242,8 @@ export class ByteWalker {
       // childOf may have made n a map, whose keys are not told apart.
       if (n.keys !== undefined) stampChild(child, serial);
     }
-    p = q + 1;
-    let c = 0;
-    while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-    if (p >= end || c !== COLON) return -1;
+    p = skipSpace(buf, q + 1, end);
+    if (p >= end || buf[p] !== COLON) return -1;
     this.keyTarget = child;
     return p + 1;
   }
@@ -262,38 +252,35 @@ export class ByteWalker {
    * Pass over the container opening at `p` (at the depth cap), checking its syntax and
    * counting its members into skippedSize. Returns the offset after it, or -1.
    */
-  private skipContainer(buf: Buffer, p: number, end: number): number {
+  private skipContainer(buf: LatinBuffer, p: number, end: number): number {
     const closers = this.skipStack;
     let depth = 0;
     let size = 0;
     let c = 0;
     closers[depth++] = buf[p] === LBRACKET ? RBRACKET : RBRACE;
-    p++;
-    while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-    if (p < end && c === closers[0]) {
+    p = skipSpace(buf, p + 1, end);
+    if (p < end && buf[p] === closers[0]) {
       this.skippedSize = 0;
       return p + 1;
     }
     members: for (;;) {
       if (depth === 1) size++;
       if (closers[depth - 1] === RBRACE) {
-        while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-        if (p >= end || c !== QUOTE) return -1;
+        p = skipSpace(buf, p, end);
+        if (p >= end || buf[p] !== QUOTE) return -1;
         p = stringEnd(buf, p + 1, end);
         if (p < 0) return -1;
-        p++;
-        while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-        if (p >= end || c !== COLON) return -1;
+        p = skipSpace(buf, p + 1, end);
+        if (p >= end || buf[p] !== COLON) return -1;
         p++;
       }
-      while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
+      p = skipSpace(buf, p, end);
       if (p >= end) return -1;
       c = buf[p] as number;
       if (c === LBRACE || c === LBRACKET) {
         const closer = c === LBRACKET ? RBRACKET : RBRACE;
-        p++;
-        while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
-        if (p < end && c === closer) {
+        p = skipSpace(buf, p + 1, end);
+        if (p < end && buf[p] === closer) {
           p++;
         } else {
           closers[depth++] = closer;
@@ -304,8 +291,9 @@ export class ByteWalker {
         if (p < 0) return -1;
       }
       for (;;) {
-        while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
+        p = skipSpace(buf, p, end);
         if (p >= end) return -1;
+        c = buf[p] as number;
         if (c === COMMA) {
           p++;
           continue members;
@@ -362,6 +350,19 @@ function walkString(target: ShapeNode, buf: LatinBuffer, s0: number, end: number
 
 /** Observe the number at `p` into `target`; returns the offset after it, or -1 when it is not a JSON number. */
 function walkNumber(target: ShapeNode, buf: LatinBuffer, p: number, end: number): number {
+  const q = numberEnd(buf, p, end);
+  if (q >= 0) observeNumber(target, numberValue);
+  return q;
+}
+
+/** Set by numberEnd: the number it read. */
+let numberValue = 0;
+
+/**
+ * The offset after the JSON number at `p`, or -1 when there is none; sets numberValue.
+ * -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+ */
+function numberEnd(buf: LatinBuffer, p: number, end: number): number {
   let q = p;
   let c = buf[q] as number;
   const negative = c === MINUS;
@@ -407,17 +408,24 @@ function walkNumber(target: ShapeNode, buf: LatinBuffer, p: number, end: number)
     exponent += negativeExponent ? -e : e;
   }
   if (q > end) return -1;
-  let v: number;
   if (digits <= 15 && exponent >= -22 && exponent <= 22) {
     // Both operands are exact doubles, so one IEEE operation rounds correctly: the double
     // JSON.parse gives.
-    v = exponent === 0 ? mantissa : exponent > 0 ? mantissa * (POW10[exponent] as number) : mantissa / (POW10[-exponent] as number);
-    if (negative) v = -v;
+    const v = exponent === 0 ? mantissa : exponent > 0 ? mantissa * (POW10[exponent] as number) : mantissa / (POW10[-exponent] as number);
+    numberValue = negative ? -v : v;
   } else {
-    v = Number(buf.latin1Slice(p, q));
+    numberValue = Number(buf.latin1Slice(p, q));
   }
-  observeNumber(target, v);
   return q;
+}
+
+/** The offset after `true`, `false` or `null` at `p`, or -1 when there is none. */
+function literalEnd(buf: Buffer, p: number, end: number): number {
+  const c = buf[p];
+  if (c === 0x74) return p + 4 <= end && buf[p + 1] === 0x72 && buf[p + 2] === 0x75 && buf[p + 3] === 0x65 ? p + 4 : -1;
+  if (c === 0x66) return p + 5 <= end && buf[p + 1] === 0x61 && buf[p + 2] === 0x6c && buf[p + 3] === 0x73 && buf[p + 4] === 0x65 ? p + 5 : -1;
+  if (c === 0x6e) return p + 4 <= end && buf[p + 1] === 0x75 && buf[p + 2] === 0x6c && buf[p + 3] === 0x6c ? p + 4 : -1;
+  return -1;
 }
 
 /**
@@ -452,6 +460,13 @@ function countEnumValue(n: ShapeNode, buf: LatinBuffer, s0: number, q: number, m
   }
 }
 
+/** The first offset from `p` that is not JSON whitespace, or `end`. */
+function skipSpace(buf: Buffer, p: number, end: number): number {
+  let c: number;
+  while (p < end && ((c = buf[p] as number) === SPACE || c === LF || c === CR || c === TAB)) p++;
+  return p;
+}
+
 /** The cache of the last key order seen at n (see key()). */
 function rememberSlot(n: ShapeNode, i: number, key: string, child: ShapeNode): void {
   if (n.slotKeys === undefined || n.slotKids === undefined) {
@@ -463,37 +478,13 @@ function rememberSlot(n: ShapeNode, i: number, key: string, child: ShapeNode): v
 }
 
 /** The offset after the string, number or literal at `p`, or -1 if there is none. */
-function scalarEnd(buf: Buffer, p: number, end: number): number {
+function scalarEnd(buf: LatinBuffer, p: number, end: number): number {
   const c = buf[p] as number;
   if (c === QUOTE) {
     const q = stringEnd(buf, p + 1, end);
     return q < 0 ? -1 : q + 1;
   }
-  if (c === 0x74) return p + 4 <= end && buf[p + 1] === 0x72 && buf[p + 2] === 0x75 && buf[p + 3] === 0x65 ? p + 4 : -1;
-  if (c === 0x66) return p + 5 <= end && buf[p + 1] === 0x61 && buf[p + 2] === 0x6c && buf[p + 3] === 0x73 && buf[p + 4] === 0x65 ? p + 5 : -1;
-  if (c === 0x6e) return p + 4 <= end && buf[p + 1] === 0x75 && buf[p + 2] === 0x6c && buf[p + 3] === 0x6c ? p + 4 : -1;
-  // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-  let q = p;
-  if (buf[q] === MINUS) q++;
-  if (buf[q] === ZERO) q++;
-  else if (isDigit(buf[q]) && buf[q] !== ZERO) while (isDigit(buf[q])) q++;
-  else return -1;
-  if (buf[q] === DOT) {
-    q++;
-    if (!isDigit(buf[q])) return -1;
-    while (isDigit(buf[q])) q++;
-  }
-  if (buf[q] === 0x65 || buf[q] === 0x45) {
-    q++;
-    if (buf[q] === PLUS || buf[q] === MINUS) q++;
-    if (!isDigit(buf[q])) return -1;
-    while (isDigit(buf[q])) q++;
-  }
-  return q <= end ? q : -1;
-}
-
-function isDigit(b: number | undefined): boolean {
-  return b !== undefined && b >= ZERO && b <= NINE;
+  return c === 0x74 || c === 0x66 || c === 0x6e ? literalEnd(buf, p, end) : numberEnd(buf, p, end);
 }
 
 /** Set by stringEnd: whether the string was all ASCII, and then its length in UTF-16 units. */
