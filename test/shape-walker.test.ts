@@ -9,6 +9,7 @@ import test from 'ava';
 import { WispError } from '../src/errors.js';
 import { jsonShape, type ShapeReport } from '../src/shape/index.js';
 import { randomJson, rng } from '../fixtures/json.js';
+import { MAX_DEPTH } from '../src/shape/node.js';
 
 const streamed = (text: string): Promise<ShapeReport> =>
   // Held up to 16 bytes only: anything longer goes through the token walk.
@@ -35,8 +36,20 @@ test('random documents cut or corrupted: refused exactly when JSON.parse refuses
   for (let i = 0; i < 1500; i++) {
     const text = randomJson(r);
     const at = Math.floor(r() * (text.length + 1));
-    const cut = r() < 0.3;
-    const broken = cut ? text.slice(0, at) : text.slice(0, at) + junk[Math.floor(r() * junk.length)] + text.slice(at + (r() < 0.5 ? 1 : 0));
+    const how = r();
+    let broken: string;
+    if (how < 0.3) {
+      broken = text.slice(0, at); // cut
+    } else if (how < 0.5) {
+      // One of the grammar's own characters taken out, chosen at random among them.
+      const marks = [...text.matchAll(/[:,"\]}[{]/g)].map((m) => m.index);
+      const gone = marks.length === 0 ? at : (marks[Math.floor(r() * marks.length)] as number);
+      broken = text.slice(0, gone) + text.slice(gone + 1);
+    } else {
+      broken = text.slice(0, at) + junk[Math.floor(r() * junk.length)] + text.slice(at + (r() < 0.5 ? 1 : 0));
+    }
+    // One in three below the depth cap, where containers are checked by the skip scan.
+    if (i % 3 === 0) broken = `${'['.repeat(MAX_DEPTH)}${broken}${']'.repeat(MAX_DEPTH)}`;
     if (broken.trim() === '') continue;
     let parses = true;
     try {
@@ -83,14 +96,20 @@ test('JSON Lines with one corrupted line: refused exactly when that line does no
   }
 });
 
+/** `count` random top-level scalars (trimmed JSON text) whose text matches `kind`. */
+function scalars(r: () => number, count: number, kind: RegExp): string[] {
+  const found: string[] = [];
+  while (found.length < count) {
+    const text = randomJson(r, { depth: 0 }).trim();
+    if (kind.test(text)) found.push(text);
+  }
+  return found;
+}
+
 test('numbers spelled every way come out as the doubles JSON.parse gives', async (t) => {
   const r = rng(404);
   for (let i = 0; i < 200; i++) {
-    const spelled: string[] = [];
-    while (spelled.length < 20) {
-      const text = randomJson(r, { depth: 0 });
-      if (/^\s*-?\d/.test(text)) spelled.push(text.trim());
-    }
+    const spelled = scalars(r, 20, /^-?\d/);
     const values = spelled.map((s) => JSON.parse(s) as number);
     const report = await jsonShape(`[${spelled.join(',')}]`);
     const items = report.tree.root.array?.items;
@@ -103,11 +122,7 @@ test('numbers spelled every way come out as the doubles JSON.parse gives', async
 test('string lengths are JSON.parse lengths, whatever the escapes and encoding', async (t) => {
   const r = rng(505);
   for (let i = 0; i < 100; i++) {
-    const spelled: string[] = [];
-    while (spelled.length < 10) {
-      const text = randomJson(r, { depth: 0 });
-      if (text.trim().startsWith('"')) spelled.push(text.trim());
-    }
+    const spelled = scalars(r, 10, /^"/);
     const lengths = spelled.map((s) => (JSON.parse(s) as string).length);
     const report = await jsonShape(`[${spelled.join(',')}]`);
     const strings = report.tree.root.array?.items?.string;
