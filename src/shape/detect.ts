@@ -24,7 +24,7 @@ export function detect(bytes: Buffer, text: () => string): Detected {
   const walker = new ByteWalker();
   const after = walker.value(root, bytes, 0, bytes.length, 0, 0);
   if (after >= 0 && isJsonSpace(bytes, after, bytes.length)) return { kind: 'document', root, values: walker.next };
-  if (firstLineParses(bytes)) return { kind: 'lines' };
+  if (startsAsJsonLines(bytes)) return { kind: 'lines' };
   return explainFailure(text());
 }
 
@@ -65,22 +65,24 @@ function explainFailure(text: string): never {
   }
 }
 
-/** Whether the first non-blank line is a JSON value by itself (and more follows it). */
-function firstLineParses(bytes: Buffer): boolean {
+/**
+ * Whether `bytes` start as JSON Lines: the first non-blank line ends in '\n', is a JSON
+ * value on its own, and more than whitespace follows it (a lone line is a document). For
+ * streamed input `bytes` is the head that was read.
+ */
+export function startsAsJsonLines(bytes: Buffer): boolean {
   let start = 0;
   for (;;) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
+    const end = bytes.indexOf(0x0a, start);
+    if (end === -1) return false; // no complete line: a document
     if (!isBlankBytes(bytes, start, end)) {
-      if (end >= bytes.length) return false; // the only line: not JSON Lines
       try {
         JSON.parse(bytes.toString('utf8', start, end));
-        return true;
       } catch {
         return false;
       }
+      return !isJsonSpace(bytes, end + 1, bytes.length);
     }
-    if (end >= bytes.length) return false;
     start = end + 1;
   }
 }

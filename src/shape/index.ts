@@ -10,10 +10,9 @@
 import { stat } from 'node:fs/promises';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { chunksOfBytes, chunksOfStream } from './chunks.js';
-import { detect } from './detect.js';
+import { detect, startsAsJsonLines } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
 import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
-import { isBlankBytes, isJsonSpace } from './lines.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
 import { startShapeThreads } from './pool.js';
@@ -100,7 +99,7 @@ async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
 }
 
 async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: EarlyPool | undefined): Promise<Shaped> {
-  if (headIsJsonLines(input.head)) {
+  if (startsAsJsonLines(input.head)) {
     const { root, records, values } = await shapeLineChunks(chunksOfStream(input.chunks, o.chunkBytes), o);
     return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
   }
@@ -108,27 +107,6 @@ async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: Ea
   await early?.close();
   const { root, values } = await shapeTokenStream(decode(input.chunks), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
-}
-
-/**
- * The streamed form of the JSON Lines rule: the first non-blank line parses on its own and
- * more than whitespace follows it (a lone line is a document, as for held input).
- */
-function headIsJsonLines(head: Buffer): boolean {
-  let start = 0;
-  for (;;) {
-    const end = head.indexOf(0x0a, start);
-    if (end === -1) return false; // no complete line in the head: a document
-    if (!isBlankBytes(head, start, end)) {
-      try {
-        JSON.parse(head.toString('utf8', start, end));
-      } catch {
-        return false;
-      }
-      return !isJsonSpace(head, end + 1, head.length);
-    }
-    start = end + 1;
-  }
 }
 
 async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
