@@ -3,7 +3,7 @@
  * worker (workers/shape.ts) runs exactly this, and so does the main thread when it shapes
  * in process, so both give the same partial shapes.
  */
-import { isJsonSpace, shapeLines, type LinesShape } from './lines.js';
+import { shapeLines, type LinesShape } from './lines.js';
 import { dropWalkCaches } from './node.js';
 
 export interface ChunkTask {
@@ -14,25 +14,8 @@ export interface ChunkTask {
   firstLine: number;
 }
 
-export interface ChunkResult extends LinesShape {
-  /** True when everything after the bad line (if any) in this chunk is blank. */
-  restBlank: boolean;
-}
-
-export function shapeChunk(task: ChunkTask): ChunkResult {
-  const bytes = Buffer.from(task.buffer, 0, task.length);
-  const shape = shapeLines(bytes, task.firstLine);
+export function shapeChunk(task: ChunkTask): LinesShape {
+  const shape = shapeLines(Buffer.from(task.buffer, 0, task.length), task.firstLine);
   dropWalkCaches(shape.root);
-  return withRestBlank(shape, bytes);
-}
-
-export function withRestBlank(shape: LinesShape, bytes: Buffer): ChunkResult {
-  if (shape.bad === undefined) return { ...shape, restBlank: true };
-  // Find the end of the bad line, then check what follows.
-  let at = 0;
-  for (let line = 0; line <= shape.bad.line; line++) {
-    const nl = bytes.indexOf(0x0a, at);
-    at = nl === -1 ? bytes.length : nl + 1;
-  }
-  return { ...shape, restBlank: isJsonSpace(bytes, at, bytes.length) };
+  return shape;
 }

@@ -4,8 +4,8 @@
  * reported with its global line number (or as a truncated last line).
  */
 import { WispError } from '../errors.js';
-import { shapeChunk, withRestBlank, type ChunkResult, type ChunkTask } from './chunk-task.js';
-import { shapeLines } from './lines.js';
+import { shapeChunk, type ChunkTask } from './chunk-task.js';
+import { shapeLines, type LinesShape } from './lines.js';
 import { mergeInto } from './merge.js';
 import { newNode, type ShapeNode } from './node.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
@@ -30,7 +30,7 @@ class LinesMerger {
   private pending: { line: number; text: string; whole: boolean; message: string } | undefined;
 
   /** Takes the next chunk's result; throws for a bad line that is not a truncated last one. */
-  add(r: ChunkResult): void {
+  add(r: LinesShape): void {
     if (this.pending !== undefined) {
       // Anything after a line that looked cut off makes it an ordinary bad line.
       if (r.values > 0 || r.bad !== undefined) throw badLine(this.pending, false);
@@ -39,7 +39,7 @@ class LinesMerger {
     if (r.bad !== undefined) {
       const line = this.linesBefore + r.bad.line + 1;
       const found = { ...r.bad, line };
-      if (r.restBlank && r.bad.whole && diagnose(r.bad.text).kind === 'truncated') {
+      if (r.bad.restBlank && r.bad.whole && diagnose(r.bad.text).kind === 'truncated') {
         this.pending = found;
         return;
       }
@@ -94,7 +94,7 @@ export function shapeHeldLinesInProcess(bytes: Buffer, o: ResolvedOptions): Line
   throwIfAborted(o.signal);
   const merger = new LinesMerger();
   // The whole input as one chunk starting at line 0.
-  merger.add(withRestBlank(shapeLines(bytes, 0), bytes));
+  merger.add(shapeLines(bytes, 0));
   return merger.finish();
 }
 
@@ -120,7 +120,7 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterabl
     return merger.finish();
   }
   const pool = await openShapePool(o.workers, o.pool);
-  const inFlight: Promise<ChunkResult>[] = [];
+  const inFlight: Promise<LinesShape>[] = [];
   const submit = (task: ChunkTask): void => {
     const p = pool.runLines(task, o.signal);
     p.catch(() => undefined); // awaited in order below; this only marks it handled
@@ -131,9 +131,9 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterabl
     submit(second.value);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       submit(next.value);
-      while (inFlight.length >= 2 * pool.threads) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
+      while (inFlight.length >= 2 * pool.threads) merger.add(await (inFlight.shift() as Promise<LinesShape>));
     }
-    while (inFlight.length > 0) merger.add(await (inFlight.shift() as Promise<ChunkResult>));
+    while (inFlight.length > 0) merger.add(await (inFlight.shift() as Promise<LinesShape>));
     return merger.finish();
   } catch (err) {
     throwIfAborted(o.signal);

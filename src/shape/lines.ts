@@ -17,6 +17,8 @@ export interface BadLine {
   /** Whether `text` is the whole line (a cut line always looks unfinished). */
   whole: boolean;
   message: string;
+  /** Whether only whitespace follows the line in these bytes (a cut last line looks so). */
+  restBlank: boolean;
 }
 
 export interface LinesShape {
@@ -67,12 +69,13 @@ export function shapeLines(bytes: Buffer, firstLine: number): LinesShape {
 function badLine(bytes: Buffer, start: number, stop: number, line: number): BadLine {
   const whole = stop - start <= BAD_LINE_KEEP;
   const text = bytes.toString('utf8', start, whole ? stop : start + BAD_LINE_KEEP);
+  const restBlank = isJsonSpace(bytes, stop + 1, bytes.length);
   try {
     JSON.parse(text);
   } catch (err) {
-    return { line, text, whole, message: (err as Error).message };
+    return { line, text, whole, message: (err as Error).message, restBlank };
   }
-  if (!whole) return { line, text, whole, message: 'the line is not JSON' };
+  if (!whole) return { line, text, whole, message: 'the line is not JSON', restBlank };
   // Only a difference between the walker's grammar and JSON.parse's gets here.
   throw new WispError('WISP_INTERNAL', `JSON Lines: line ${line + 1} of a chunk parses with JSON.parse but not with the byte walker`);
 }

@@ -5,11 +5,12 @@
  */
 import { WispError } from '../errors.js';
 import { WorkerPool } from '../pool/worker-pool.js';
-import type { ChunkResult, ChunkTask } from './chunk-task.js';
+import type { ChunkTask } from './chunk-task.js';
+import type { LinesShape } from './lines.js';
 
 export interface ShapePool {
   readonly threads: number;
-  runLines(task: ChunkTask, signal: AbortSignal | undefined): Promise<ChunkResult>;
+  runLines(task: ChunkTask, signal: AbortSignal | undefined): Promise<LinesShape>;
   close(): Promise<void>;
 }
 
@@ -40,9 +41,9 @@ export async function openShapePool(threads: number, borrowed: WorkerPool | unde
   // The signal is checked between chunks by the caller and not handed to piscina: a task
   // aborted just as its worker answers makes piscina 5.3 throw "Unexpected message from
   // Worker" outside any promise (seen in the log condenser's cancellation test).
-  const runLines = async (task: ChunkTask, signal: AbortSignal | undefined): Promise<ChunkResult> => {
+  const runLines = async (task: ChunkTask, signal: AbortSignal | undefined): Promise<LinesShape> => {
     try {
-      return await pool.run<ChunkResult>(WORKER_FILE, task, [task.buffer]);
+      return await pool.run<LinesShape>(WORKER_FILE, task, [task.buffer]);
     } catch (err) {
       if (signal?.aborted) throw new WispError('WISP_CANCELLED', 'json_shape was cancelled');
       throw err;
