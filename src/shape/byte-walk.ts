@@ -239,8 +239,7 @@ export class ByteWalker {
         child = childOf(n, key, major, pos);
         if (plain && i < SLOT_LIMIT && n.keys !== undefined) rememberSlot(n, i, key, child);
       }
-      // childOf may have made n a map, whose keys are not told apart.
-      if (n.keys !== undefined) stampChild(child, serial);
+      stampChild(n, child, serial);
     }
     p = skipSpace(buf, q + 1, end);
     if (p >= end || buf[p] !== COLON) return -1;

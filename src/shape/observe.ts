@@ -145,11 +145,14 @@ export function nextObjectSerial(): number {
 }
 
 /**
- * Mark `child` as seen in the object numbered `serial`; a second time in the same object
- * is a repeated key. JSON.parse would keep only the last value; a walk observes each and
- * the outline says the key repeats, which is what a reader of such data needs to know.
+ * Mark `child`, the node of a key of object node `n`, as seen in the object numbered
+ * `serial`; a second time in the same object is a repeated key. JSON.parse would keep only
+ * the last value; a walk observes each and the outline says the key repeats, which is
+ * what a reader of such data needs to know. Keys of a map (which childOf may just have
+ * made `n`) are not told apart.
  */
-export function stampChild(child: ShapeNode, serial: number): void {
+export function stampChild(n: ShapeNode, child: ShapeNode, serial: number): void {
+  if (n.keys === undefined) return;
   if (child.stamp === serial) child.repeats++;
   else child.stamp = serial;
 }

@@ -121,10 +121,8 @@ export async function shapeTokenStream(texts: AsyncIterable<string> | Iterable<s
         const top = frames[frames.length - 1];
         if (top === undefined || top.isArray) throw new Error('key outside an object');
         top.size++;
-        const child = childOf(top.node, t.value, 0, pos);
-        // childOf may have made the node a map, whose keys are not told apart.
-        if (top.node.keys !== undefined) stampChild(child, top.serial);
-        top.target = child;
+        top.target = childOf(top.node, t.value, 0, pos);
+        stampChild(top.node, top.target, top.serial);
         return;
       }
       case 'stringValue': {
