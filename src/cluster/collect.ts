@@ -1,7 +1,7 @@
 import { Job, Queue } from 'bullmq';
 import { WispError } from '../errors.js';
 import type { LogState } from '../log/condense-log.js';
-import { mergePartialFiles, parsePartialFile, type PartialFile } from '../merge/partial-file.js';
+import { mergePartialFiles, PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../merge/partial-file.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**
@@ -45,10 +45,10 @@ export async function collectRun(target: ClusterTarget, options: { waitMs: numbe
 /** A failed job stands in the merge as an input that could not be read. */
 function failedInput(path: string, reason: string): PartialFile {
   return {
-    format: 'wisp-log-partial',
-    version: 1,
+    format: PARTIAL_FORMAT,
+    version: PARTIAL_VERSION,
     writtenBy: 'wisp cluster collect',
     read: { inputs: [{ name: path, bytes: 0, gzip: false, format: 'plain text', firstLine: 0, lines: 0 }], bytes: 0, lines: 0, skippedHeadBytes: 0, cutLines: 0, frameLines: 0, skippedInputs: [{ name: path, reason: `job failed: ${reason}` }], notes: [] },
-    state: { lines: 0, skipped: 0, cut: 0, lead: { lines: 0, lastLine: 0, texts: [], standalone: [] }, groups: [], last: null },
+    state: { lines: 0, skipped: 0, cut: 0, groups: [], last: null },
   };
 }

@@ -2,22 +2,21 @@ import { createWriteStream } from 'node:fs';
 import { WispError } from '../errors.js';
 import type { LogSource } from '../source/log-source.js';
 import { lineChunks } from '../split/line-chunks.js';
+import { condenseChunk } from './condense-chunk.js';
 import type { LogState } from './condense-log.js';
 import { detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
-import { LineKind, LineParser } from './line-parser.js';
-
-const NEWLINE = 10;
-const CR = 13;
+import { recordChunks } from './record-chunks.js';
 
 /**
  * Writes `LineId,GroupId` for every line of the inputs (1-based line numbers as in the
  * result; a continuation line gets its record's group), for export and for scoring.
  *
- * A second pass over the inputs with the same parser: the merged state holds no per-line
- * data (it stays small however long the log), so the lines are read again and each one's
- * key looked up. Group ids are the groups' order of first appearance; `groupOf` lets a
- * later stage (word-variable merging) point several keys at one group.
+ * A second pass over the inputs through the same chunking and condenser, seeing each
+ * record as it joins its group: the merged state holds no per-line data (it stays small
+ * however long the log). Group ids are the groups' order of first appearance; `groupOf`
+ * lets a later stage (word-variable merging) point several keys at one group. Lines in no
+ * record (log show's header and footer) get `frame`.
  */
 export async function writeAssignments(
   sources: LogSource[],
@@ -39,42 +38,25 @@ export async function writeAssignments(
     if (!out.write(text)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
   };
   await write('LineId,GroupId\n');
-  let lineNo = 0;
+  let base = 0;
   const skipped = new Set(state.read.skippedInputs.map((s) => s.name));
+  const decide = (head: Buffer): FormatInfo => detectFormat(new TextDecoder().decode(head));
   for (const source of sources) {
     if (skipped.has(source.name)) continue;
     const opened = await source.open();
-    let parser: LineParser | undefined;
-    let current = '';
-    let batch = '';
-    const decide = (head: Buffer): FormatInfo => detectFormat(new TextDecoder().decode(head));
-    for await (const { info, chunk: buf } of withFormat(lineChunks(opened.chunks), decide)) {
-      parser ??= new LineParser(info);
-      let start = 0;
-      while (start < buf.length) {
-        let nl = buf.indexOf(NEWLINE, start);
-        if (nl < 0) nl = buf.length;
-        const end = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
-        const s = start;
-        start = nl + 1;
-        lineNo++;
-        parser.parse(buf, s, end);
-        let id: string;
-        if (parser.kind === LineKind.Skip) id = 'frame';
-        else if (parser.kind === LineKind.Head) id = current = idOf(`${parser.severity}:${parser.scanner.key()}`);
-        else if (current !== '') id = current;
-        else {
-          parser.parseAlone(buf, s, end);
-          id = idOf(`${parser.severity}:${parser.scanner.key()}`);
-        }
-        batch += `${lineNo},${id}\n`;
-      }
-      if (batch.length > 1 << 20) {
-        await write(batch);
-        batch = '';
-      }
+    for await (const { info, chunk } of recordChunks(withFormat(lineChunks(opened.chunks), decide), { cutRecords: 0 })) {
+      let batch = '';
+      let next = 1;
+      const partial = condenseChunk(chunk, info, (first, lines, key) => {
+        for (; next < first; next++) batch += `${base + next},frame\n`;
+        const id = idOf(key);
+        for (let k = 0; k < lines; k++) batch += `${base + first + k},${id}\n`;
+        next = first + lines;
+      });
+      for (; next <= partial.lines; next++) batch += `${base + next},frame\n`;
+      base += partial.lines;
+      await write(batch);
     }
-    await write(batch);
   }
   await Promise.race([new Promise<void>((r) => out.end(() => r())), failed]);
 }

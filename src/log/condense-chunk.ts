@@ -1,8 +1,10 @@
 import { MAX_LINE_BYTES } from '../split/line-chunks.js';
 import type { FormatInfo } from './format.js';
-import { LineKind, LineParser } from './line-parser.js';
+import { latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
+import { CAUSE_SHAPES, Shape } from './line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
+  MAX_CAUSE_LINES,
   MAX_CONTINUATION_CHARS,
   MAX_EXAMPLE_CHARS,
   type GroupStat,
@@ -10,6 +12,8 @@ import {
   type Sequence,
   TRACE_WINDOW,
 } from './partial.js';
+import { MAX_RECORD_BYTES } from './record-chunks.js';
+import { LineClass, RecordReader, type ReadLine } from './records.js';
 import { Severity, SEVERITY_COUNT } from './severity.js';
 import { findId, idHash, type IdSpan } from './trace-id.js';
 
@@ -22,28 +26,176 @@ const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
  * Decodes at most about `chars` characters of bytes [s, e), without terminal colours,
  * marking a cut with `…`.
  */
-function textOf(buf: Buffer, s: number, e: number, chars: number): string {
+export function textOf(buf: Buffer, s: number, e: number, chars: number): string {
   const end = Math.min(e, s + chars * 4);
   let text = buf.toString('utf8', s, end);
   if (text.includes('\x1b') || text.includes('^[[')) text = text.replace(ANSI, '');
   return text.length > chars ? `${text.slice(0, chars)}…` : end < e ? `${text}…` : text;
 }
 
+/** A line kept by position until its record ends: its text is made only if it is shown. */
+interface KeptLine {
+  buf: Buffer;
+  s: number;
+  e: number;
+  /** Its line number, to show kept lines in the record's order. */
+  no: number;
+}
+
 /**
- * Condenses one chunk of whole lines (UTF-8 bytes) into a partial result. Pure: the same
- * bytes and format give the same partial in a worker or in the main thread.
+ * The record being read: its head, its lines so far, and the lines that carry its cause.
+ * It joins a group when it ends, because its lines can raise its severity (an exception
+ * under a line that declared no level) and decide which of them are worth showing.
  */
-export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
-  const parser = new LineParser(info);
-  const groups = new GroupTable();
-  const standalone = new GroupTable();
-  const lead: LogPartial['lead'] = { lines: 0, lastLine: 0, texts: [], standalone: [] };
-  let current: GroupStat | undefined;
-  let currentIsExample = false;
+class OpenRecord {
+  open = false;
+  key = 0;
+  severity: Severity = Severity.Info;
+  declared = false;
+  /** The most severe form among its continuation lines (an exception, a failed assertion). */
+  raised: Severity = Severity.Debug;
+  time = '';
+  head: KeptLine = { buf: Buffer.alloc(0), s: 0, e: 0, no: 0 };
+  /** The head's position in the chunk (for trace ids), and how it was read. */
+  chunkS = 0;
+  chunkE = 0;
+  isHeader = false;
+  opener: Severity | undefined;
+  firstLine = 0;
+  lines = 0;
+  /** Cause lines: the first two and the last MAX_CAUSE_LINES - 2. */
+  causes: KeptLine[] = [];
+  causeCount = 0;
+  /** The program's first frame after the last cause line (the innermost own frame for Python), with the line under it. */
+  frame: KeptLine | undefined;
+  frameIndent = 0;
+  frameDetail: KeptLine | undefined;
+  #frameOpen = false;
+  #pythonFrame = false;
+  /** The first continuation lines, shown where no line carries a cause. */
+  first: KeptLine[] = [];
+  /** The head announced more (`panicked at src/main.rs:5:13:`): its next line is its message. */
+  #announced = false;
+
+  #keep(l: ReadLine): KeptLine {
+    return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
+  }
+
+  begin(reader: RecordReader, lineNo: number, chunkS: number, chunkE: number, headAnnounces: boolean): void {
+    const p = reader.parser;
+    this.open = true;
+    this.key = p.scanner.key();
+    this.severity = p.severity;
+    this.declared = p.declared;
+    this.raised = Severity.Debug;
+    this.time = p.time;
+    this.firstLine = lineNo;
+    this.lines = 1;
+    this.head = this.#keep(reader.line);
+    this.chunkS = chunkS;
+    this.chunkE = chunkE;
+    this.isHeader = reader.isHeader;
+    this.opener = reader.opener;
+    this.causes = [];
+    this.causeCount = 0;
+    this.frame = undefined;
+    this.frameDetail = undefined;
+    this.#frameOpen = false;
+    this.#pythonFrame = false;
+    this.first = [];
+    this.#announced = headAnnounces;
+  }
+
+  /** A continuation line (blank lines included: `blank`). */
+  add(reader: RecordReader, blank: boolean): void {
+    this.lines++;
+    if (blank) return;
+    const line = reader.line;
+    const shape = reader.shape.shape;
+    if (this.#frameOpen) {
+      this.#frameOpen = false;
+      if (reader.indent > this.frameIndent) this.frameDetail = this.#keep(line);
+    }
+    const announced = this.#announced;
+    this.#announced = false;
+    if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
+    if (shape & CAUSE_SHAPES || (announced && !(shape & Shape.Frame)) || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
+      this.#cause(line);
+      if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
+      if (shape & (Shape.Exception | Shape.Cause)) this.#pythonFrame = false;
+      return;
+    }
+    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
+    if (!isFrame || !reader.isOwnFrame()) return;
+    if (latin1(line.buf, line.s, Math.min(line.e, line.s + 24)).trimStart().startsWith('...')) return;
+    const python = latin1(line.buf, line.s, Math.min(line.e, line.s + 16)).trimStart().startsWith('File "');
+    // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.
+    if (python || this.frame === undefined) {
+      this.frame = this.#keep(line);
+      this.frameIndent = reader.indent;
+      this.frameDetail = undefined;
+      this.#frameOpen = true;
+      this.#pythonFrame = python;
+    }
+  }
+
+  #cause(line: ReadLine): void {
+    this.causeCount++;
+    if (this.causes.length >= MAX_CAUSE_LINES) this.causes.splice(2, 1);
+    this.causes.push(this.#keep(line));
+    // A cause resets the frame search: the frame worth showing is the one nearest the root cause.
+    if (!this.#pythonFrame) {
+      this.frame = undefined;
+      this.frameDetail = undefined;
+      this.#frameOpen = false;
+    }
+  }
+
+  /** The severity it ends with: raised by its lines only where its head declared none. */
+  finalSeverity(): Severity {
+    return !this.declared && this.raised < this.severity ? this.raised : this.severity;
+  }
+
+  /** The lines shown under the head: cause lines and the program's frame, else the first lines. */
+  shownLines(): string[] {
+    const out: string[] = [];
+    const picked = this.causes.length > 0 || this.frame !== undefined ? [...this.causes] : this.first;
+    if (picked !== this.first) {
+      if (this.frame !== undefined) picked.push(this.frame);
+      if (this.frameDetail !== undefined) picked.push(this.frameDetail);
+    }
+    picked.sort((a, b) => a.no - b.no);
+    for (const l of picked) out.push(textOf(l.buf, l.s, l.e, MAX_CONTINUATION_CHARS));
+    return out;
+  }
+}
+
+/** Sees each record as it joins its group: its first line (in the chunk), its lines, its group key. */
+export type RecordHook = (firstLine: number, lines: number, key: string) => void;
+
+/**
+ * Condenses one chunk of whole records (UTF-8 bytes; the chunk starts where a record must
+ * start, see records.ts) into a partial result. Pure: the same bytes and format give the
+ * same partial in a worker or in the main thread.
+ */
+export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHook): LogPartial {
+  const reader = new RecordReader(info);
+  const groups = new GroupTable(info);
+  const rec = new OpenRecord();
   let lineNo = 0;
   let skipped = 0;
   let cut = 0;
+  let cutRecords = 0;
+  let last: GroupStat | undefined;
   const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey));
+  const finish = (): void => {
+    if (!rec.open) return;
+    const g = groups.add(rec);
+    onRecord?.(rec.firstLine, rec.lines, g.key);
+    sequence.record(g, last, rec.chunkS, rec.chunkE);
+    last = g;
+    rec.open = false;
+  };
 
   const length = buf.length;
   let start = 0;
@@ -58,42 +210,43 @@ export function condenseChunk(buf: Buffer, info: FormatInfo): LogPartial {
     lineNo++;
     if (end - s >= MAX_LINE_BYTES) cut++;
 
-    parser.parse(buf, s, end);
-    if (parser.kind === LineKind.Skip) {
-      skipped++;
+    let cls = reader.read(buf, s, end);
+    if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
+      // A record this long is cut, as recordChunks cuts one that spans chunks: the line
+      // starts a record as a chunk's first line would.
+      cutRecords++;
+      reader.reset();
+      cls = reader.read(buf, s, end);
+    }
+    if (cls === LineClass.Continue) {
+      rec.add(reader, reader.indent < 0);
       continue;
     }
-    if (parser.kind === LineKind.Continuation) {
-      if (current !== undefined) {
-        current.lines++;
-        current.lastLine = lineNo;
-        if (currentIsExample && current.exampleMore.length < EXAMPLE_CONTINUATION_LINES) {
-          current.exampleMore.push(textOf(buf, s, end, MAX_CONTINUATION_CHARS));
-        }
-      } else {
-        lead.lines++;
-        lead.lastLine = lineNo;
-        if (lead.texts.length < EXAMPLE_CONTINUATION_LINES) lead.texts.push(textOf(buf, s, end, MAX_CONTINUATION_CHARS));
-        parser.parseAlone(buf, s, end);
-        standalone.add(parser, buf, s, end, lineNo);
-      }
+    if (cls === LineClass.Start) {
+      finish();
+      rec.begin(reader, lineNo, s, end, endsAnnouncing(reader.line));
       continue;
     }
-    const previous = current;
-    current = groups.add(parser, buf, s, end, lineNo);
-    currentIsExample = current.records === 1;
-    sequence.record(current, previous, s, end);
+    // Skip (log show's frame lines) and blank lines before any record: not log lines.
+    finish();
+    skipped++;
   }
-  lead.standalone = standalone.ordered;
+  finish();
   return {
     lines: lineNo,
     skipped,
     cut,
-    lead,
+    cutRecords,
     groups: groups.ordered,
-    last: current === undefined ? null : { key: current.key, exampleRecord: currentIsExample },
+    last: last === undefined ? null : last.key,
     sequence: sequence.result(),
   };
+}
+
+function endsAnnouncing(l: ReadLine): boolean {
+  let i = l.e - 1;
+  while (i >= l.s && (l.buf[i] === 32 || l.buf[i] === 9)) i--;
+  return i >= l.s && l.buf[i] === 58 /* : */;
 }
 
 /**
@@ -198,38 +351,51 @@ class SequenceRecorder {
 
 /**
  * Groups by severity and template key. One map per severity, keyed by the template's
- * 53-bit hash, so a line that joins a known group allocates nothing for its template.
+ * 53-bit hash, so a record that joins a known group allocates nothing for its template.
+ * A new group's template text is made by reading its head again (new groups are rare
+ * after the first lines; the line parser has moved on by the time a record ends).
  */
 class GroupTable {
   readonly ordered: GroupStat[] = [];
   readonly #bySeverity: Map<number, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+  readonly #again: LineParser;
 
-  add(parser: LineParser, buf: Buffer, s: number, e: number, lineNo: number): GroupStat {
-    const severity: Severity = parser.severity;
-    const key = parser.scanner.key();
+  constructor(info: FormatInfo) {
+    this.#again = new LineParser(info);
+  }
+
+  add(r: OpenRecord): GroupStat {
+    const severity = r.finalSeverity();
     const map = this.#bySeverity[severity]!;
-    const found = map.get(key);
+    const found = map.get(r.key);
+    const lastLine = r.firstLine + r.lines - 1;
     if (found !== undefined) {
       found.records++;
-      found.lines++;
-      found.lastLine = lineNo;
-      found.lastTime = parser.time;
+      found.lines += r.lines;
+      found.lastLine = lastLine;
+      found.lastTime = r.time;
       return found;
     }
+    const h = r.head;
+    const again = this.#again;
+    const prefix = latin1(h.buf, h.s, Math.min(h.e, h.s + PREFIX_BYTES));
+    if (!(r.isHeader && again.header(h.buf, h.s, h.e, prefix))) again.plain(h.buf, h.s, h.e, prefix, r.opener);
+    const shown = r.shownLines();
     const g: GroupStat = {
-      key: `${severity}:${key}`,
-      template: parser.scanner.text(),
+      key: `${severity}:${r.key}`,
+      template: again.scanner.text(),
       severity,
       records: 1,
-      lines: 1,
-      firstLine: lineNo,
-      lastLine: lineNo,
-      firstTime: parser.time,
-      lastTime: parser.time,
-      example: textOf(buf, s, e, MAX_EXAMPLE_CHARS),
-      exampleMore: [],
+      lines: r.lines,
+      firstLine: r.firstLine,
+      lastLine,
+      firstTime: r.time,
+      lastTime: r.time,
+      example: textOf(h.buf, h.s, h.e, MAX_EXAMPLE_CHARS),
+      exampleMore: shown,
+      exampleMoreLines: r.lines - 1 - shown.length,
     };
-    map.set(key, g);
+    map.set(r.key, g);
     this.ordered.push(g);
     return g;
   }

@@ -10,6 +10,7 @@ import type { CondenseLogTask } from '../../workers/condense-log.js';
 import { condenseChunk } from './condense-chunk.js';
 import { DETECT_BYTES, detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
+import { MAX_RECORD_BYTES, recordChunks, type RecordChunkStats } from './record-chunks.js';
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
 import type { LogPartial } from './partial.js';
 import type { CondenseResult, CrashResult, InputRead, LogResult } from './result.js';
@@ -81,8 +82,9 @@ export async function condenseLogState(
   const merger = new LogMerger();
   const tail = { skippedHeadBytes: 0 };
   const skippedInputs: { name: string; reason: string }[] = [];
+  const recordStats: RecordChunkStats = { cutRecords: 0 };
   try {
-    let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad);
+    let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad, recordStats);
     if (opts.maxBytes !== undefined) items = keepTail(items, opts.maxBytes, tail);
     await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool);
   } finally {
@@ -102,6 +104,8 @@ export async function condenseLogState(
     skippedInputs,
     notes: [],
   };
+  const cutRecords = recordStats.cutRecords + merger.cutRecords;
+  if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
   return { merger, read };
 }
 
@@ -170,6 +174,7 @@ async function* readChunks(
   opts: ResolvedOptions,
   knownTotal: number | undefined,
   skipBad: boolean,
+  recordStats: RecordChunkStats,
 ): AsyncGenerator<Item> {
   let readSoFar = 0;
   let nextProgress = PROGRESS_EVERY_BYTES;
@@ -191,7 +196,7 @@ async function* readChunks(
       input.gzip = opened.gzip;
       const name = sources[i]!.name;
       const chunks = lineChunks(counted(opened.chunks), { chunkBytes: opts.chunkBytes });
-      for await (const { info, chunk } of withFormat(chunks, (head) => decide(name, head, input))) {
+      for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), recordStats)) {
         if (opts.signal?.aborted) throw cancelled();
         yield { kind: 'chunk', input: i, info, chunk };
       }

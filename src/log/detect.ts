@@ -1,4 +1,5 @@
 import { PLAIN, type FormatInfo } from './format.js';
+import { detectLevelColumn } from './level-column.js';
 import { isLogShowFrame } from './line-parser.js';
 import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
 import { traceKeyOf } from './trace-id.js';
@@ -24,7 +25,31 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 export function detectFormat(head: string): FormatInfo {
   const info = detectLayout(head);
   const traceKey = traceKeyOf(head);
-  return traceKey === undefined ? info : { ...info, traceKey };
+  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
+  return { ...info, ...(traceKey !== undefined ? { traceKey } : {}), ...(levelColumn !== undefined ? { levelColumn } : {}) };
+}
+
+/**
+ * The level column of the head's records: in a timestamped log, of the lines that start
+ * with a timestamp; otherwise of the lines that start at column 0 (frames and other
+ * indented continuation lines are no records).
+ */
+function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detectLevelColumn> {
+  const m: TimestampMatch = { start: 0, end: 0 };
+  const lines: string[] = [];
+  for (let raw of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    let line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    for (let f = 0; f < info.leadingTabFields; f++) line = line.slice(line.indexOf('\t') + 1);
+    const c = line.charCodeAt(0);
+    if (line.trim() === '' || c === 32 || c === 9) continue;
+    if (info.timestamped) {
+      const pos = c === 60 ? Math.max(0, line.indexOf('>') + 1) : 0;
+      if (!matchTimestampAt(line, pos, m)) continue;
+    }
+    lines.push(line);
+  }
+  return detectLevelColumn(lines);
 }
 
 function detectLayout(head: string): FormatInfo {
@@ -37,6 +62,7 @@ function detectLayout(head: string): FormatInfo {
   let compactRows = 0;
   let jsonRows = 0;
   let jsonTimed = 0;
+  let logShowJson = 0;
   let stamped = 0;
   let ghMarkers = 0;
   let ghRunView = 0;
@@ -62,6 +88,7 @@ function detectLayout(head: string): FormatInfo {
     if (line.charCodeAt(0) === 123 && looksLikeJsonObject(line)) {
       jsonRows++;
       if (/"(?:time|timestamp|@timestamp|ts|t|date|__REALTIME_TIMESTAMP)"\s*:/.test(line)) jsonTimed++;
+      if (/"messageType"\s*:/.test(line) && /"eventMessage"\s*:/.test(line)) logShowJson++;
     }
     if (GH_MARKER.test(line)) ghMarkers++;
     if (GH_RUN_VIEW_PREFIX.test(line)) {
@@ -80,21 +107,25 @@ function detectLayout(head: string): FormatInfo {
   // Rows, or rows with log show's own header and footer lines around them.
   if (logshowHeader !== null || (logshowRows >= 1 && share(logshowRows + frames) >= 0.5) || (logshowRows >= 1 && logshowRows >= stamped * 0.8)) {
     const hasTtl = logshowHeader !== null ? logshowHeader[1] !== undefined : ttlRows >= logshowRows * 0.9;
-    return { format: 'logshow', label: 'log show (default style)', timestamped: true, hasTtl, leadingTabFields: 0 };
+    return { format: 'logshow', label: 'log show (default style)', timestamped: true, strict: true, hasTtl, leadingTabFields: 0 };
   }
   if (compactHeader || (compactRows >= 1 && share(compactRows + frames) >= 0.5) || (compactRows >= 1 && compactRows >= stamped * 0.8)) {
-    return { format: 'logshow-compact', label: 'log show (compact style)', timestamped: true, hasTtl: false, leadingTabFields: 0 };
+    return { format: 'logshow-compact', label: 'log show (compact style)', timestamped: true, strict: true, hasTtl: false, leadingTabFields: 0 };
   }
   if (share(jsonRows) >= 0.5) {
-    return { format: 'json', label: 'JSON lines log', timestamped: jsonTimed >= jsonRows * 0.9, hasTtl: false, leadingTabFields: 0 };
+    if (logShowJson >= jsonRows * 0.9) {
+      return { format: 'logshow-json', label: 'log show (ndjson style)', timestamped: true, strict: false, hasTtl: false, leadingTabFields: 0 };
+    }
+    return { format: 'json', label: 'JSON lines log', timestamped: jsonTimed >= jsonRows * 0.9, strict: false, hasTtl: false, leadingTabFields: 0 };
   }
   if (ghRunView >= 2 && share(ghPrefixed) >= 0.8) {
-    return { format: 'timestamped', label: 'GitHub Actions (gh run view)', timestamped: true, hasTtl: false, leadingTabFields: 2 };
+    return { format: 'timestamped', label: 'GitHub Actions (gh run view)', timestamped: true, strict: true, hasTtl: false, leadingTabFields: 2 };
   }
   // A timestamp on a fifth of the lines (stack traces can fill the rest) makes it a timestamped log.
   if (stamped >= 2 && share(stamped) >= 0.2) {
     const label = ghMarkers > 0 ? 'GitHub Actions' : bsd >= stamped / 2 ? 'syslog' : 'timestamped log';
-    return { format: 'timestamped', label, timestamped: true, hasTtl: false, leadingTabFields: 0 };
+    // The Actions runner stamps every line it is given: a line without a stamp is part of a message.
+    return { format: 'timestamped', label, timestamped: true, strict: ghMarkers > 0, hasTtl: false, leadingTabFields: 0 };
   }
   return PLAIN;
 }

@@ -1,24 +1,35 @@
+import type { LevelColumn } from './level-column.js';
+
 /** What the detector decided about one input; fixed before any chunk is condensed. */
-export type LogFormat = 'logshow' | 'logshow-compact' | 'json' | 'timestamped' | 'plain';
+export type LogFormat = 'logshow' | 'logshow-compact' | 'logshow-json' | 'json' | 'timestamped' | 'plain';
 
 export interface FormatInfo {
   format: LogFormat;
   /** A human name for the boundary line: "log show (default style)", "GitHub Actions", ... */
   label: string;
-  /** Whether records start with a timestamp, so that a line without one continues the record. */
+  /** Whether records start with a header (a timestamp, a log show row, a JSON object). */
   timestamped: boolean;
+  /**
+   * Whether the writer puts a header on every record it writes (log show, GitHub Actions),
+   * so that a line without one can only continue a record. Elsewhere a line without a header
+   * continues a record only where its shape says so (see records.ts).
+   */
+  strict: boolean;
   /** log show default style: whether rows carry the TTL column (macOS 10.13+). */
   hasTtl: boolean;
   /** `gh run view --log` lines start with `job<TAB>step<TAB>`: the timestamp follows two tabs. */
   leadingTabFields: number;
   /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
   traceKey?: string;
+  /** The token position of the log's own level column, if it has one. */
+  levelColumn?: LevelColumn;
 }
 
 export const PLAIN: FormatInfo = {
   format: 'plain',
   label: 'plain text',
   timestamped: false,
+  strict: false,
   hasTtl: false,
   leadingTabFields: 0,
 };

@@ -1,20 +1,17 @@
 import type { FormatInfo } from './format.js';
+import { levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from './severity.js';
 import { TemplateScanner } from './template.js';
-import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
-
-/** A line either starts a record, continues the one before it, or is no log line at all. */
-export const LineKind = { Head: 0, Continuation: 1, Skip: 2 } as const;
-export type LineKind = (typeof LineKind)[keyof typeof LineKind];
+import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
 
 /**
  * Header fields sit in a line's first bytes: they are read from this much of it, decoded
  * as latin1 (one char a byte, so offsets match the bytes; the fields are ASCII).
  */
-const PREFIX_BYTES = 160;
+export const PREFIX_BYTES = 160;
 
 /** Buffer#latin1Slice skips toString's argument checks; the line loop calls it per line. */
-const latin1 = (buf: Buffer, s: number, e: number): string =>
+export const latin1 = (buf: Buffer, s: number, e: number): string =>
   (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, e);
 /** How much of a message the word rules read when a line declares no level. */
 const WORDS_BYTES = 500;
@@ -55,82 +52,94 @@ export function isLogShowFrame(line: string): boolean {
   );
 }
 
-// Stack frames and chained causes: continuation lines even in a log without timestamps.
-const STACK_CONTINUATION = /^(?:\s+at |\t|\s+\.\.\. \d+ (?:more|common frames omitted)|Caused by: |\s+File ".*", line \d+)/;
-
 const GLOG_LEVELS: Record<number, Severity> = { 73: Severity.Info, 87: Severity.Warning, 69: Severity.Error, 70: Severity.Critical };
 
-const MESSAGE_KEYS = ['msg', 'message', 'MESSAGE', 'event', 'log', 'text'];
+const MESSAGE_KEYS = ['msg', 'message', 'MESSAGE', 'event', 'log', 'text', 'eventMessage'];
 const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'ts', 't', 'date', '__REALTIME_TIMESTAMP'];
+/** Where JSON logs put the error a record is about: its type and message are part of the event. */
+const ERROR_KEYS = ['err', 'error', 'exception', 'exc', 'error.type', 'error.message', 'exception.type', 'exception.message', 'exc_info'];
 
 /**
- * Reads one line at a time, in place in the chunk's bytes. After `parse`, a head line's
- * template is in `scanner` (its key always, its text on request).
+ * Reads one line at a time, in place in the chunk's bytes. `header` reads a line that
+ * carries the input's record header (a timestamp, a log show row, a JSON object); `plain`
+ * reads a line without one that starts a record. After either, the template is in
+ * `scanner` (its key always, its text on request), with `severity`, whether the line
+ * declared it (`declared`), and the time.
  */
 export class LineParser {
-  kind: LineKind = LineKind.Head;
   time = '';
   severity: Severity = Severity.Info;
+  /** The severity came from the line's own level field, not from its words. */
+  declared = false;
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
   readonly #ts: TimestampMatch = { start: 0, end: 0 };
+  readonly #tok: TimestampMatch = { start: 0, end: 0 };
 
   constructor(info: FormatInfo) {
     this.#info = info;
   }
 
-  /** Parses bytes [s, e) of buf: one line, without its newline. */
-  parse(buf: Buffer, s: number, e: number): void {
-    const prefix = latin1(buf, s, Math.min(e, s + PREFIX_BYTES));
+  /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
+  header(buf: Buffer, s: number, e: number, prefix: string): boolean {
     switch (this.#info.format) {
       case 'logshow':
         return this.#logShow(buf, s, e, prefix);
       case 'logshow-compact':
         return this.#compact(buf, s, e, prefix);
       case 'json':
-        if (buf[s] === 123 /* { */ && this.#json(buf, s, e)) return;
-        return this.#generic(buf, s, e, prefix);
+      case 'logshow-json':
+        return buf[s] === 123 /* { */ && this.#json(buf, s, e);
       default:
-        return this.#generic(buf, s, e, prefix);
+        return this.#timestamped(buf, s, e, prefix);
     }
   }
 
-  /** Stand-alone reading of a line that has nothing before it to continue. */
-  parseAlone(buf: Buffer, s: number, e: number): void {
-    this.kind = LineKind.Head;
+  /** A line without a header that starts a record; `opener` is the severity its form carries. */
+  plain(buf: Buffer, s: number, e: number, prefix: string, opener: Severity | undefined): void {
+    const info = this.#info;
+    let p = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
+    const contentStart = p;
+    for (let f = 0; f < info.leadingTabFields; f++) {
+      const tab = prefix.indexOf('\t', p);
+      if (tab < 0) break;
+      p = tab + 1;
+    }
     this.time = '';
-    this.severity = fromWords(latin1(buf, s, Math.min(e, s + WORDS_BYTES)));
-    this.scanner.begin(buf).add(s, e);
+    let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
+    if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
+    declared ??= declaredLevel(prefix, p);
+    this.declared = declared !== undefined;
+    this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
+    this.scanner.begin(buf).add(s + contentStart, e);
   }
 
-  #logShow(buf: Buffer, s: number, e: number, prefix: string): void {
+  #logShow(buf: Buffer, s: number, e: number, prefix: string): boolean {
     const m = LOGSHOW_ROW.exec(prefix);
-    if (m === null) return this.#notARow(prefix);
+    if (m === null) return false;
     let msg = m[0].length;
     if (this.#info.hasTtl) {
       LOGSHOW_TTL.lastIndex = msg;
       if (LOGSHOW_TTL.test(prefix)) msg = LOGSHOW_TTL.lastIndex;
     }
-    this.kind = LineKind.Head;
     this.time = m[1]!;
     this.severity = LOGSHOW_TYPES[m[3]!] ?? Severity.Info;
+    this.declared = true;
     this.scanner.begin(buf).add(s + msg, e);
+    return true;
   }
 
-  #compact(buf: Buffer, s: number, e: number, prefix: string): void {
+  #compact(buf: Buffer, s: number, e: number, prefix: string): boolean {
     const m = COMPACT_ROW.exec(prefix);
-    if (m === null) return this.#notARow(prefix);
-    this.kind = LineKind.Head;
+    if (m === null) return false;
     this.time = m[1]!;
     this.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
+    this.declared = true;
     this.scanner.begin(buf).add(s + m[0].length, e);
+    return true;
   }
 
-  #notARow(prefix: string): void {
-    this.kind = isLogShowFrame(prefix) ? LineKind.Skip : LineKind.Continuation;
-  }
-
-  /** pino, bunyan, zap, logrus, ECS, journal `-o json`: one object a line. */
+  /** pino, bunyan, zap, logrus, ECS, journal `-o json`, `log show --style ndjson`: one object a line. */
   #json(buf: Buffer, s: number, e: number): boolean {
     let obj: unknown;
     try {
@@ -140,21 +149,63 @@ export class LineParser {
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return false;
     const o = obj as Record<string, unknown>;
+    if (this.#info.format === 'logshow-json') return this.#logShowJson(o, buf, s, e);
     const message = firstString(o, MESSAGE_KEYS);
-    this.kind = LineKind.Head;
     this.time = timeOf(o);
-    this.severity = jsonSeverity(o) ?? fromWords(message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES)));
-    // The message is the event; without one, the line's own text is all there is.
-    if (message === undefined) {
+    const level = jsonSeverity(o);
+    this.declared = level !== undefined;
+    const error = errorOf(o);
+    this.severity = level ?? fromWords(`${message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES))} ${error}`);
+    // The message is the event, with the error it is about; without a message, the line's own text is all there is.
+    if (message === undefined && error === '') {
       this.scanner.begin(buf).add(s, e);
     } else {
-      const bytes = Buffer.from(message, 'utf8');
+      const text = error === '' ? message! : message === undefined ? error : `${message} | ${error}`;
+      const bytes = Buffer.from(text, 'utf8');
       this.scanner.begin(bytes).add(0, bytes.length);
     }
     return true;
   }
 
-  #generic(buf: Buffer, s: number, e: number, prefix: string): void {
+  /** `log show --style ndjson`: messageType is the level, eventMessage the message, process, subsystem and category the header. */
+  #logShowJson(o: Record<string, unknown>, buf: Buffer, s: number, e: number): boolean {
+    const type = typeof o.messageType === 'string' ? o.messageType : undefined;
+    const message = typeof o.eventMessage === 'string' ? o.eventMessage : undefined;
+    this.time = typeof o.timestamp === 'string' ? o.timestamp : '';
+    this.declared = type !== undefined;
+    this.severity = type === undefined ? fromWords(message ?? '') : (LOGSHOW_TYPES[type] ?? Severity.Info);
+    if (message === undefined) {
+      this.scanner.begin(buf).add(s, e);
+      return true;
+    }
+    const image = typeof o.processImagePath === 'string' ? o.processImagePath.slice(o.processImagePath.lastIndexOf('/') + 1) : typeof o.process === 'string' ? o.process : '';
+    const sub = typeof o.subsystem === 'string' && o.subsystem !== '' ? ` [${o.subsystem}${typeof o.category === 'string' && o.category !== '' ? `:${o.category}` : ''}]` : '';
+    const bytes = Buffer.from(`${image}:${sub} ${message}`, 'utf8');
+    this.scanner.begin(bytes).add(0, bytes.length);
+    return true;
+  }
+
+  /** Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time. */
+  #priOrGlog(prefix: string, p: number): Severity | undefined {
+    const first = prefix.charCodeAt(p);
+    if (first === 60 /* < */) {
+      const close = prefix.indexOf('>', p);
+      const pri = close > p && close < p + 5 ? Number(prefix.slice(p + 1, close)) : NaN;
+      if (Number.isInteger(pri) && pri >= 0 && pri < 192) return fromSyslogPriority(pri & 7);
+    } else if (GLOG_LEVELS[first] !== undefined && isGlogDate(prefix, p + 1)) {
+      return GLOG_LEVELS[first];
+    }
+    return undefined;
+  }
+
+  /** The level in the input's level column (see level-column.ts), if this line has one there. */
+  #column(prefix: string, contentStart: number): Severity | undefined {
+    const col = this.#info.levelColumn!;
+    if (!nthToken(prefix, contentStart, col.token, this.#tok)) return undefined;
+    return levelOfToken(prefix, this.#tok.start, this.#tok.end, col.letters);
+  }
+
+  #timestamped(buf: Buffer, s: number, e: number, prefix: string): boolean {
     const info = this.#info;
     // p walks the prefix; p is also the byte offset from s.
     let p = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
@@ -166,45 +217,36 @@ export class LineParser {
     }
     // A job and step (gh run view) are part of the event; a syslog <PRI> is not.
     const fieldsEnd = p;
-    let declared: Severity | undefined;
-    // Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time.
-    const first = prefix.charCodeAt(p);
-    if (first === 60 /* < */) {
-      const close = prefix.indexOf('>', p);
-      const pri = close > p && close < p + 5 ? Number(prefix.slice(p + 1, close)) : NaN;
-      if (Number.isInteger(pri) && pri >= 0 && pri < 192) {
-        declared = fromSyslogPriority(pri & 7);
-        p = close + 1;
+    const declared = this.#priOrGlog(prefix, p);
+    if (declared !== undefined) {
+      if (prefix.charCodeAt(p) === 60) {
+        p = prefix.indexOf('>', p) + 1;
         if (prefix.startsWith('1 ', p)) p += 2;
+      } else {
+        p += 1;
       }
-    } else if (GLOG_LEVELS[first] !== undefined && isGlogDate(prefix, p + 1)) {
-      declared = GLOG_LEVELS[first];
-      p += 1;
     }
     const ts = this.#ts;
-    if (matchTimestampAt(prefix, p, ts)) {
-      let msg = ts.end;
-      while (msg < prefix.length) {
-        const c = prefix.charCodeAt(msg);
-        if (c === 32 || c === 9 || c === 93 /* ] */) msg++;
-        else break;
-      }
-      this.kind = LineKind.Head;
-      this.time = prefix.slice(ts.start, ts.end);
-      this.severity = declared ?? declaredLevel(prefix, msg) ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
-      this.scanner.begin(buf);
-      if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
-      this.scanner.add(s + msg, e);
-      return;
+    if (!matchTimestampAt(prefix, p, ts)) {
+      if (declared === undefined || !info.timestamped) return false;
+      // A <PRI> or glog letter is a header by itself, even where the time is missing.
+      ts.start = ts.end = p;
     }
-    if (info.timestamped || STACK_CONTINUATION.test(prefix)) {
-      this.kind = LineKind.Continuation;
-      return;
+    let msg = ts.end;
+    while (msg < prefix.length) {
+      const c = prefix.charCodeAt(msg);
+      if (c === 32 || c === 9 || c === 93 /* ] */) msg++;
+      else break;
     }
-    this.kind = LineKind.Head;
-    this.time = '';
-    this.severity = declared ?? declaredLevel(prefix, p) ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
-    this.scanner.begin(buf).add(s + contentStart, e);
+    this.time = epochToIso(prefix.slice(ts.start, ts.end));
+    const column = declared ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
+    const level = column ?? declaredLevel(prefix, msg);
+    this.declared = level !== undefined;
+    this.severity = level ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
+    this.scanner.begin(buf);
+    if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
+    this.scanner.add(s + msg, e);
+    return true;
   }
 }
 
@@ -222,21 +264,49 @@ function firstString(o: Record<string, unknown>, keys: string[]): string | undef
     const v = o[k];
     if (typeof v === 'string') return v;
   }
+  const fields = o.fields;
+  if (fields !== null && typeof fields === 'object' && typeof (fields as Record<string, unknown>).message === 'string') {
+    return (fields as Record<string, string>).message;
+  }
   return undefined;
 }
 
 function timeOf(o: Record<string, unknown>): string {
   for (const k of TIME_KEYS) {
     const v = o[k];
-    if (typeof v === 'string' || typeof v === 'number') return String(v);
+    if (typeof v === 'string' || typeof v === 'number') return epochToIso(String(v));
   }
   return '';
 }
 
+/** The error a JSON record carries, as `Type: message`, or '' when it carries none. */
+function errorOf(o: Record<string, unknown>): string {
+  for (const k of ERROR_KEYS) {
+    const v = o[k];
+    if (typeof v === 'string' && v !== '') return firstLine(v);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const e = v as Record<string, unknown>;
+      const type = [e.type, e.name, e.class, e.kind, e.code].find((x): x is string => typeof x === 'string' && x !== '');
+      const message = [e.message, e.msg, e.reason].find((x): x is string => typeof x === 'string' && x !== '');
+      if (type !== undefined || message !== undefined) return firstLine([type, message].filter((x) => x !== undefined).join(': '));
+      if (typeof e.stack === 'string') return firstLine(e.stack);
+    }
+  }
+  const type = o['error.type'] ?? o['exception.type'];
+  const message = o['error.message'] ?? o['exception.message'];
+  if (typeof type === 'string' || typeof message === 'string') return firstLine([type, message].filter((x) => typeof x === 'string').join(': '));
+  return '';
+}
+
+const firstLine = (s: string): string => {
+  const nl = s.indexOf('\n');
+  return nl < 0 ? s : s.slice(0, nl);
+};
+
 function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
   const nested = o.log;
   const level =
-    o.level ?? o.lvl ?? o.severity ?? o.levelname ?? o['log.level'] ??
+    o.level ?? o.lvl ?? o.severity ?? o.levelname ?? o['log.level'] ?? o.messageType ??
     (nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>).level : undefined);
   if (typeof level === 'number') return fromPinoLevel(level);
   if (typeof level === 'string') {

@@ -1,7 +1,9 @@
 import type { Severity } from './severity.js';
 
-/** How many continuation lines of a group's first record travel with its example. */
+/** How many continuation lines of a group's first record travel with its example, where none carries a cause. */
 export const EXAMPLE_CONTINUATION_LINES = 3;
+/** At most this many lines that carry a record's cause are kept: the first two and the last ones. */
+export const MAX_CAUSE_LINES = 8;
 export const MAX_EXAMPLE_CHARS = 1000;
 export const MAX_CONTINUATION_CHARS = 300;
 
@@ -19,35 +21,34 @@ export interface GroupStat {
   lastLine: number;
   firstTime: string;
   lastTime: string;
-  /** The head line of the group's first record, and the first continuation lines after it. */
+  /**
+   * The head line of the group's first record, and the lines of that record shown under
+   * it: those that carry its cause (exceptions, `Caused by:`, a panic's message, the
+   * program's own frame), else its first lines. `exampleMoreLines` counts the rest.
+   */
   example: string;
   exampleMore: string[];
+  exampleMoreLines: number;
   /** Records per input (by input index), kept when inputs are merged into one result. */
   perInput?: Record<number, number>;
 }
 
 /**
- * What a worker returns for one line-aligned chunk. Line numbers are relative to the chunk;
- * the merger shifts them. A chunk cannot know whether its first lines continue a record
- * from the chunk before, so it reports them apart as `lead`, both as continuation lines
- * and as stand-alone records for when there is no record before them.
+ * What a worker returns for one chunk of whole records. Line numbers are relative to the
+ * chunk; the merger shifts them.
  */
 export interface LogPartial {
   lines: number;
-  /** log show headers and footers: read, not log lines. */
+  /** Lines that are no log lines: log show headers and footers, blank lines before the first record. */
   skipped: number;
   /** Lines of MAX_LINE_BYTES or more, shown cut to that length. */
   cut: number;
-  lead: {
-    lines: number;
-    lastLine: number;
-    texts: string[];
-    standalone: GroupStat[];
-  };
+  /** Records longer than MAX_RECORD_BYTES, cut there. */
+  cutRecords?: number;
   /** In order of first appearance in the chunk. */
   groups: GroupStat[];
-  /** The chunk's last record, so the next chunk's lead can continue it. */
-  last: { key: string; exampleRecord: boolean } | null;
+  /** The group of the chunk's last record: what the next chunk's first record follows. */
+  last: string | null;
   /** Templates past the group cap: counted, not kept (a merged span's partial only). */
   overflow?: { records: number; lines: number; bySeverity: number[] };
   /** What came before error and fault records, for precursors. */

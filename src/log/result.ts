@@ -12,8 +12,10 @@ export interface ShownGroup {
   lines: number;
   template: string;
   example: string;
-  /** The first continuation lines of the example record (stack frames, `Caused by:` ...). */
+  /** Lines of the example record shown under it: those that carry its cause, else its first lines. */
   exampleMore: string[];
+  /** Lines of the example record not shown. */
+  exampleMoreLines: number;
   firstLine: number;
   lastLine: number;
   firstTime: string | null;

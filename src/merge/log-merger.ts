@@ -1,9 +1,4 @@
-import {
-  EXAMPLE_CONTINUATION_LINES,
-  TRACE_WINDOW,
-  type GroupStat,
-  type LogPartial,
-} from '../log/partial.js';
+import { TRACE_WINDOW, type GroupStat, type LogPartial } from '../log/partial.js';
 import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
@@ -27,7 +22,9 @@ export class LogMerger {
   lines = 0;
   skipped = 0;
   cut = 0;
-  #last: { key: string; exampleRecord: boolean; severity: Severity } | null = null;
+  cutRecords = 0;
+  /** The group of the last record merged: what the next span's first record follows. */
+  #last: string | null = null;
   /** Precursor pairs: error group key -> `precursor key \u0001 same-trace flag` -> count. */
   readonly pairs = new Map<string, Map<string, number>>();
   /** Per trace: its last record's group and index (records counted from the input's start). */
@@ -52,7 +49,7 @@ export class LogMerger {
   /** Resolves the pairs a partial left open with what came before it, then takes its own. */
   #addSequence(q: NonNullable<LogPartial['sequence']>): void {
     const base = this.#records;
-    const before = this.#last?.key;
+    const before = this.#last ?? undefined;
     if (q.firstError !== null && before !== undefined) this.#countPair(q.firstError, before, 0, 1);
     for (const [trace, key, previous, index] of q.openTraces) {
       const onTrace = this.#traceLast.get(trace);
@@ -75,53 +72,26 @@ export class LogMerger {
   }
 
   /**
-   * Adds the next span's partial. With `input`, the partial is a whole input's (its lead
-   * is empty: an input starts no earlier record) and its groups count towards that input.
+   * Adds the next span's partial: a span of whole records (no record crosses spans). With
+   * `input`, the partial is a whole input's and its groups count towards that input.
    */
   add(p: LogPartial, input?: number, inputOffset = 0): void {
     const offset = this.lines;
-    if (p.lead.lines > 0) {
-      // Until an input's first record, its lines have nothing to continue: each stands alone.
-      if (this.#last === null) {
-        for (const g of p.lead.standalone) this.#addGroup(g, offset, input, inputOffset);
-      } else {
-        const g = this.groups.get(this.#last.key);
-        if (g === undefined) {
-          this.#countOverflow(this.#last.severity, 0, p.lead.lines);
-        } else {
-          g.lines += p.lead.lines;
-          g.lastLine = offset + p.lead.lastLine;
-          if (this.#last.exampleRecord) {
-            for (const t of p.lead.texts) {
-              if (g.exampleMore.length >= EXAMPLE_CONTINUATION_LINES) break;
-              g.exampleMore.push(t);
-            }
-          }
-        }
-      }
-    }
     if (p.sequence !== undefined) this.#addSequence(p.sequence);
-    const fresh = new Set<string>();
-    for (const g of p.groups) {
-      if (this.#addGroup(g, offset, input, inputOffset)) fresh.add(g.key);
-    }
+    for (const g of p.groups) this.#addGroup(g, offset, input, inputOffset);
     if (p.overflow !== undefined) {
       this.overflow.records += p.overflow.records;
       this.overflow.lines += p.overflow.lines;
       p.overflow.bySeverity.forEach((n, s) => (this.overflow.bySeverity[s]! += n));
     }
-    if (p.last !== null) {
-      const severity = Number(p.last.key.slice(0, p.last.key.indexOf(':'))) as Severity;
-      // The chunk's last record is its group's example record only if the group is new here.
-      this.#last = { key: p.last.key, exampleRecord: p.last.exampleRecord && fresh.has(p.last.key), severity };
-    }
+    if (p.last !== null) this.#last = p.last;
     this.lines += p.lines;
     this.skipped += p.skipped;
     this.cut += p.cut;
+    this.cutRecords += p.cutRecords ?? 0;
   }
 
-  /** Returns true when the group was new. */
-  #addGroup(g: GroupStat, offset: number, input: number | undefined, inputOffset: number): boolean {
+  #addGroup(g: GroupStat, offset: number, input: number | undefined, inputOffset: number): void {
     // A merged span's groups know their inputs already: renumber them after those before.
     const counts: [number, number][] =
       input !== undefined ? [[input, g.records]] : Object.entries(g.perInput ?? {}).map(([i, n]) => [Number(i) + inputOffset, n]);
@@ -132,18 +102,17 @@ export class LogMerger {
       existing.lastLine = g.lastLine + offset;
       existing.lastTime = g.lastTime;
       for (const [i, n] of counts) (existing.perInput ??= {})[i] = (existing.perInput[i] ?? 0) + n;
-      return false;
+      return;
     }
     if (this.groups.size >= MAX_GROUPS) {
       this.#countOverflow(g.severity, g.records, g.lines);
-      return false;
+      return;
     }
     g.firstLine += offset;
     g.lastLine += offset;
     if (counts.length > 0) g.perInput = Object.fromEntries(counts);
     else delete g.perInput;
     this.groups.set(g.key, g);
-    return true;
   }
 
   /**
@@ -155,9 +124,9 @@ export class LogMerger {
       lines: this.lines,
       skipped: this.skipped,
       cut: this.cut,
-      lead: { lines: 0, lastLine: 0, texts: [], standalone: [] },
+      cutRecords: this.cutRecords,
       groups: [...this.groups.values()],
-      last: this.#last === null ? null : { key: this.#last.key, exampleRecord: this.#last.exampleRecord },
+      last: this.#last,
       overflow: this.overflow,
       // Pairs are resolved by now; a whole span starts no earlier record, so nothing is open.
       sequence: {

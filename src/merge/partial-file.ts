@@ -5,7 +5,8 @@ import type { LogResult } from '../log/result.js';
 import { LogMerger } from './log-merger.js';
 
 export const PARTIAL_FORMAT = 'wisp-log-partial';
-export const PARTIAL_VERSION = 1;
+/** 2: records never cross spans (no lead), groups carry exampleMoreLines. */
+export const PARTIAL_VERSION = 2;
 
 /**
  * A condensed span of an archive, written to be merged with others: what was read (its

@@ -1,6 +1,5 @@
 import type { GroupStat } from '../log/partial.js';
 import { severityName, Severity, type SeverityName } from '../log/severity.js';
-import { redact } from '../redact/index.js';
 import { clip } from '../render/clip.js';
 
 /** The group that most often comes just before an error's records, when it beats chance. */
@@ -64,7 +63,7 @@ export function findPrecursors(
       }
     }
     if (best === undefined) continue;
-    const template = redact(best.p.template);
+    const template = best.p.template;
     out.set(g.key, {
       severity: severityName(best.p.severity),
       template: clip(template, TEMPLATE_CHARS),

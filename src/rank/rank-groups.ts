@@ -2,7 +2,6 @@ import type { GroupStat } from '../log/partial.js';
 import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/result.js';
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
-import { redact } from '../redact/index.js';
 import { findPrecursors } from './precursors.js';
 import { mergeWordVariables, type WordMerge } from './word-variables.js';
 
@@ -92,17 +91,17 @@ function withInputs(shown: ShownGroup, g: GroupStat, inputs: InputRead[]): Shown
   };
 }
 
+/** Everything in a group was made from lines redacted as they were read (records.ts). */
 function toShown(g: GroupStat, i: number): ShownGroup {
-  // Redacted as one text so that a secret spread over lines (a PEM block) is seen whole.
-  const [example = '', ...exampleMore] = redact([g.example, ...g.exampleMore].join('\n')).split('\n');
   return {
     rank: i + 1,
     severity: severityName(g.severity),
     count: g.records,
     lines: g.lines,
-    template: redact(g.template),
-    example,
-    exampleMore,
+    template: g.template,
+    example: g.example,
+    exampleMore: g.exampleMore,
+    exampleMoreLines: g.exampleMoreLines,
     firstLine: g.firstLine,
     lastLine: g.lastLine,
     firstTime: g.firstTime === '' ? null : g.firstTime,

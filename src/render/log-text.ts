@@ -81,5 +81,6 @@ function renderGroup(g: ShownGroup): string {
   }
   s += `  e.g. ${cell(g.example, EXAMPLE_CHARS)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
+  if (g.exampleMoreLines > 0) s += `     (${n(g.exampleMoreLines)} more ${g.exampleMoreLines === 1 ? 'line' : 'lines'})\n`;
   return s;
 }

@@ -1,0 +1,202 @@
+/**
+ * Which lines start a record and which continue one.
+ *
+ * A line with the input's record header (a timestamp at its start, a log show row, a JSON
+ * object) always starts a record. Where the writer stamps every record (log show, GitHub
+ * Actions), a line without one continues the record before it. Elsewhere a line without a
+ * header continues a record only when it looks like part of one, decided by its shape, the
+ * line before it and the record it would join:
+ *
+ * - stack frames, chained causes (`Caused by:`), Python's chain markers, pytest's `E` lines;
+ * - an exception's own line after frames, a source excerpt, or the error header that logged it;
+ * - Go's `goroutine N [...]:` and frames, `[signal ...]`, Rust's `stack backtrace:` inside a trace;
+ * - a line indented deeper than the record's first line, a line after one that announces
+ *   more (`:`, `{`, `,` ...), a closing bracket.
+ *
+ * A line that opens a record of its own (`panic:`, `Traceback ...`, `thread 'x' panicked
+ * at`, a test runner's failure marker, a line that begins with a level word) starts one,
+ * with the severity it carries, and so does any other line: output a program wrote between
+ * its log lines is records, not continuations.
+ *
+ * Every rule looks back at most to the record's first line, so records can be read in
+ * chunks that start where a record must start (`isRecordStart`), each chunk alone.
+ */
+import type { FormatInfo } from './format.js';
+import { announces, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
+import { Severity } from './severity.js';
+import { redact } from '../redact/index.js';
+import { mayNeedRedaction } from '../redact/screen.js';
+
+export const LineClass = {
+  /** Starts a record: its head is parsed (template, severity, time) in `parser`. */
+  Start: 0,
+  Continue: 1,
+  /** Not a log line (log show's header and footer). */
+  Skip: 2,
+  /** A blank line with no record to belong to (the input's first lines). */
+  Orphan: 3,
+} as const;
+export type LineClass = (typeof LineClass)[keyof typeof LineClass];
+
+/** Shapes that continue a trace whatever their indentation. */
+const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail;
+/** Shapes whose class depends on the record they would join: never a place to cut. */
+const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Closer;
+
+/**
+ * One line as it is read: redacted first when it may hold a secret, so that nothing is
+ * derived (template, example, cause lines) from a line that still holds one.
+ */
+export interface ReadLine {
+  buf: Buffer;
+  s: number;
+  e: number;
+}
+
+export class RecordReader {
+  readonly parser: LineParser;
+  /** The current line, redacted where needed. */
+  readonly line: ReadLine = { buf: Buffer.alloc(0), s: 0, e: 0 };
+  /** The current line's shape (lines without a header only) and indentation. */
+  readonly shape: LineShape = { shape: 0, severity: Severity.Info };
+  indent = 0;
+  /** Whether the current line carries the input's header. */
+  isHeader = false;
+  /** For a Start line without a header: the severity its form carries, if it opens a record. */
+  opener: Severity | undefined;
+  readonly #info: FormatInfo;
+  #prefix = '';
+  // The previous non-blank line.
+  #beforeIndent = -1;
+  #beforeShape = 0;
+  #beforeAnnounces = false;
+  #beforeErrorHeader = false;
+  // The open record.
+  #open = false;
+  #headIndent = 0;
+  #trace = false;
+
+  constructor(info: FormatInfo) {
+    this.#info = info;
+    this.parser = new LineParser(info);
+  }
+
+  /** Forgets what came before: the next line starts a record (a chunk's first line). */
+  reset(): void {
+    this.#open = false;
+    this.#beforeIndent = -1;
+    this.#beforeShape = 0;
+    this.#beforeAnnounces = false;
+    this.#beforeErrorHeader = false;
+  }
+
+  /** Reads bytes [s, e) of buf (one line without its newline) and classifies it. */
+  read(buf: Buffer, s: number, e: number): LineClass {
+    this.#take(buf, s, e);
+    const line = this.line;
+    const indent = indentOf(line.buf, line.s, line.e);
+    if (indent < 0) {
+      this.indent = -1;
+      this.shape.shape = 0;
+      return this.#open ? LineClass.Continue : LineClass.Orphan;
+    }
+    const prefix = this.#prefix;
+    const info = this.#info;
+    if ((info.format === 'logshow' || info.format === 'logshow-compact') && isLogShowFrame(prefix)) {
+      this.#open = false;
+      return LineClass.Skip;
+    }
+    this.opener = undefined;
+    this.shape.shape = 0;
+    this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
+    let cls: LineClass;
+    if (this.isHeader) {
+      this.indent = 0;
+      cls = LineClass.Start;
+    } else {
+      this.indent = indent;
+      const shape = shapeOf(prefix, indent, this.shape).shape;
+      cls = !this.#open ? LineClass.Start : info.strict ? LineClass.Continue : this.#classify(shape, indent);
+      if (cls === LineClass.Start) {
+        if (shape & (Shape.Opener | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
+        this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
+      }
+    }
+    if (cls === LineClass.Start) {
+      this.#open = true;
+      this.#headIndent = this.indent;
+      this.#trace = !this.isHeader && (this.shape.shape & (Shape.Traceback | Shape.Exception) || this.opener === Severity.Critical) !== 0;
+    } else if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) {
+      this.#trace = true;
+    }
+    this.#beforeIndent = this.indent;
+    this.#beforeShape = this.shape.shape;
+    this.#beforeAnnounces = announces(line.buf, line.s, line.e);
+    this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
+    return cls;
+  }
+
+  /**
+   * Whether the line at bytes [s, e) must start a record, whatever record came before it:
+   * a place where the input can be cut into chunks read apart. `before` is the previous
+   * non-blank line, if any (its end decides whether it announces more).
+   */
+  isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
+    let beforeAnnounces = false;
+    if (before !== undefined) {
+      this.#take(before.buf, before.s, before.e);
+      beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
+    }
+    this.#take(buf, s, e);
+    const line = this.line;
+    const indent = indentOf(line.buf, line.s, line.e);
+    if (indent < 0) return false;
+    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
+    if (this.#info.strict) return false;
+    const shape = shapeOf(this.#prefix, indent, this.shape).shape;
+    if (shape & DEPENDS_ON_RECORD) return false;
+    if (shape & Shape.Opener) return true;
+    return indent === 0 && !beforeAnnounces;
+  }
+
+  /** A frame of the program's own code (not its language runtime's or a package's). */
+  isOwnFrame(): boolean {
+    return !isRuntimeFrame(this.#prefix);
+  }
+
+  #classify(shape: number, indent: number): LineClass {
+    if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
+    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain ? LineClass.Continue : LineClass.Start;
+    if (shape & Shape.Exception) {
+      const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
+      return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
+    }
+    if (shape & Shape.TraceMark && this.#trace) return LineClass.Continue;
+    if (shape & Shape.Opener) return LineClass.Start;
+    if (indent > this.#headIndent) return LineClass.Continue;
+    if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
+    return LineClass.Start;
+  }
+
+  /** The line as it is read: redacted where the screen says it may hold a secret. */
+  #take(buf: Buffer, s: number, e: number): void {
+    const line = this.line;
+    if (mayNeedRedaction(buf, s, e)) {
+      const text = buf.toString('utf8', s, e);
+      const clean = redact(text);
+      if (clean !== text) {
+        const bytes = Buffer.from(clean, 'utf8');
+        line.buf = bytes;
+        line.s = 0;
+        line.e = bytes.length;
+        this.#prefix = latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES));
+        return;
+      }
+    }
+    line.buf = buf;
+    line.s = s;
+    line.e = e;
+    this.#prefix = latin1(buf, s, Math.min(e, s + PREFIX_BYTES));
+  }
+}
