@@ -14,7 +14,7 @@ import {
 } from './partial.js';
 import { MAX_RECORD_BYTES } from './record-chunks.js';
 import { LineClass, RecordReader, type ReadLine } from './records.js';
-import { Severity, SEVERITY_COUNT } from './severity.js';
+import { fromWords, Severity, SEVERITY_COUNT } from './severity.js';
 import { findId, idHash, type IdSpan } from './trace-id.js';
 
 const NEWLINE = 10;
@@ -43,9 +43,26 @@ interface KeptLine {
 }
 
 /**
+ * Lines under a record's head that say what went wrong without the shape of a cause:
+ * an assertion's expected and actual values, a diff's lines, a line that names an
+ * exception or uses error words. Shown where there is room beside the cause lines.
+ */
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+])/;
+const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
+const MAX_DETAIL_LINES = 6;
+
+/**
+ * Which continuation line names a record's root cause, best first: the last exception or
+ * `Caused by:` (a chain's root), a failed assertion (pytest's `E` line, an expected/actual
+ * or diff line), a panic's message on the line its head announced, a diagnostic.
+ */
+const RootRank = { Exception: 0, Assertion: 1, Message: 2, Diagnostic: 3, None: 9 } as const;
+
+/**
  * The record being read: its head, its lines so far, and the lines that carry its cause.
  * It joins a group when it ends, because its lines can raise its severity (an exception
- * under a line that declared no level) and decide which of them are worth showing.
+ * under a line that declared no level), name the group's root cause, and decide which of
+ * them are worth showing.
  */
 class OpenRecord {
   open = false;
@@ -63,25 +80,31 @@ class OpenRecord {
   opener: Severity | undefined;
   firstLine = 0;
   lines = 0;
-  /** Cause lines: the first two and the last MAX_CAUSE_LINES - 2. */
+  /** Cause lines (exceptions, `Caused by:`, pytest's `E` lines, a panic's message): the first two and the last ones. */
   causes: KeptLine[] = [];
-  causeCount = 0;
+  /** The line that names the root cause: part of the group's key (see RootRank). */
+  root: KeptLine | undefined;
+  #rootRank: number = RootRank.None;
+  /** Detail lines (ASSERT_DETAIL, error words, a line announcing a cause): the first few. */
+  details: KeptLine[] = [];
   /** The program's first frame after the last cause line (the innermost own frame for Python), with the line under it. */
   frame: KeptLine | undefined;
-  frameIndent = 0;
   frameDetail: KeptLine | undefined;
+  #frameIndent = 0;
   #frameOpen = false;
   #pythonFrame = false;
   /** The first continuation lines, shown where no line carries a cause. */
   first: KeptLine[] = [];
   /** The head announced more (`panicked at src/main.rs:5:13:`): its next line is its message. */
   #announced = false;
+  /** The last non-blank line, while it announces more: a cause's introduction. */
+  #announcing: KeptLine | undefined;
 
   #keep(l: ReadLine): KeptLine {
     return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
   }
 
-  begin(reader: RecordReader, lineNo: number, chunkS: number, chunkE: number, headAnnounces: boolean): void {
+  begin(reader: RecordReader, lineNo: number, chunkS: number, chunkE: number): void {
     const p = reader.parser;
     this.open = true;
     this.key = p.scanner.key();
@@ -97,13 +120,16 @@ class OpenRecord {
     this.isHeader = reader.isHeader;
     this.opener = reader.opener;
     this.causes = [];
-    this.causeCount = 0;
+    this.root = undefined;
+    this.#rootRank = RootRank.None;
+    this.details = [];
     this.frame = undefined;
     this.frameDetail = undefined;
     this.#frameOpen = false;
     this.#pythonFrame = false;
     this.first = [];
-    this.#announced = headAnnounces;
+    this.#announced = endsWithColon(reader.line);
+    this.#announcing = undefined;
   }
 
   /** A continuation line (blank lines included: `blank`). */
@@ -114,35 +140,66 @@ class OpenRecord {
     const shape = reader.shape.shape;
     if (this.#frameOpen) {
       this.#frameOpen = false;
-      if (reader.indent > this.frameIndent) this.frameDetail = this.#keep(line);
+      if (reader.indent > this.#frameIndent) this.frameDetail = this.#keep(line);
     }
     const announced = this.#announced;
     this.#announced = false;
+    const announcing = this.#announcing;
+    this.#announcing = undefined;
     if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
-    if (shape & CAUSE_SHAPES || (announced && !(shape & Shape.Frame)) || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
-      this.#cause(line);
+    const isMessage = announced && !(shape & Shape.Frame);
+    if (shape & (CAUSE_SHAPES | Shape.Chain) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
+      const kept = this.#keep(line);
+      this.#cause(kept);
+      if (announcing !== undefined) this.#detail(announcing);
+      if (shape & (Shape.Exception | Shape.Cause)) {
+        this.#pythonFrame = false;
+        this.#rootCandidate(kept, RootRank.Exception);
+      } else if (shape & Shape.PytestDetail) {
+        this.#rootCandidate(kept, RootRank.Assertion);
+      } else if (isMessage) {
+        this.#rootCandidate(kept, RootRank.Message);
+      }
       if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
-      if (shape & (Shape.Exception | Shape.Cause)) this.#pythonFrame = false;
       return;
     }
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
-    if (!isFrame || !reader.isOwnFrame()) return;
+    if (!isFrame) {
+      const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
+      // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
+      // the record is about, without raising it: passing runs print them too.
+      if (shape & Shape.Diagnostic) this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
+      const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
+      const assertion = ASSERT_DETAIL.test(text);
+      if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);
+      if (!marker && (assertion || EXCEPTION_NAME.test(text) || fromWords(text) <= Severity.Error)) this.#detail(this.#keep(line));
+      if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
+      return;
+    }
+    if (!reader.isOwnFrame()) return;
     if (latin1(line.buf, line.s, Math.min(line.e, line.s + 24)).trimStart().startsWith('...')) return;
     const python = latin1(line.buf, line.s, Math.min(line.e, line.s + 16)).trimStart().startsWith('File "');
     // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.
     if (python || this.frame === undefined) {
       this.frame = this.#keep(line);
-      this.frameIndent = reader.indent;
+      this.#frameIndent = reader.indent;
       this.frameDetail = undefined;
       this.#frameOpen = true;
       this.#pythonFrame = python;
     }
   }
 
-  #cause(line: ReadLine): void {
-    this.causeCount++;
+  /** The last exception wins (the root of a chain); of the other ranks, the first. */
+  #rootCandidate(line: KeptLine, rank: number): void {
+    if (rank < this.#rootRank || (rank === RootRank.Exception && this.#rootRank === RootRank.Exception)) {
+      this.root = line;
+      this.#rootRank = rank;
+    }
+  }
+
+  #cause(line: KeptLine): void {
     if (this.causes.length >= MAX_CAUSE_LINES) this.causes.splice(2, 1);
-    this.causes.push(this.#keep(line));
+    this.causes.push(line);
     // A cause resets the frame search: the frame worth showing is the one nearest the root cause.
     if (!this.#pythonFrame) {
       this.frame = undefined;
@@ -151,23 +208,40 @@ class OpenRecord {
     }
   }
 
+  #detail(line: KeptLine): void {
+    const last = this.details[this.details.length - 1];
+    if (this.details.length < MAX_DETAIL_LINES && (last === undefined || last.no !== line.no)) this.details.push(line);
+  }
+
   /** The severity it ends with: raised by its lines only where its head declared none. */
   finalSeverity(): Severity {
     return !this.declared && this.raised < this.severity ? this.raised : this.severity;
   }
 
-  /** The lines shown under the head: cause lines and the program's frame, else the first lines. */
+  /**
+   * The lines shown under the head, in the record's order: cause lines, then details where
+   * there is room, and the program's frame; else the first lines.
+   */
   shownLines(): string[] {
-    const out: string[] = [];
-    const picked = this.causes.length > 0 || this.frame !== undefined ? [...this.causes] : this.first;
-    if (picked !== this.first) {
+    let picked: KeptLine[];
+    if (this.causes.length > 0 || this.details.length > 0 || this.frame !== undefined) {
+      const causeNos = new Set(this.causes.map((l) => l.no));
+      const room = Math.max(0, MAX_CAUSE_LINES - this.causes.length);
+      picked = [...this.causes, ...this.details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
       if (this.frame !== undefined) picked.push(this.frame);
       if (this.frameDetail !== undefined) picked.push(this.frameDetail);
+    } else {
+      picked = this.first;
     }
     picked.sort((a, b) => a.no - b.no);
-    for (const l of picked) out.push(textOf(l.buf, l.s, l.e, MAX_CONTINUATION_CHARS));
-    return out;
+    return picked.filter((l, i) => i === 0 || picked[i - 1]!.no !== l.no).map((l) => textOf(l.buf, l.s, l.e, MAX_CONTINUATION_CHARS));
   }
+}
+
+function endsWithColon(l: ReadLine): boolean {
+  let i = l.e - 1;
+  while (i >= l.s && (l.buf[i] === 32 || l.buf[i] === 9)) i--;
+  return i >= l.s && l.buf[i] === 58 /* : */;
 }
 
 /** Sees each record as it joins its group: its first line (in the chunk), its lines, its group key. */
@@ -224,7 +298,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     }
     if (cls === LineClass.Start) {
       finish();
-      rec.begin(reader, lineNo, s, end, endsAnnouncing(reader.line));
+      rec.begin(reader, lineNo, s, end);
       continue;
     }
     // Skip (log show's frame lines) and blank lines before any record: not log lines.
@@ -241,12 +315,6 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     last: last === undefined ? null : last.key,
     sequence: sequence.result(),
   };
-}
-
-function endsAnnouncing(l: ReadLine): boolean {
-  let i = l.e - 1;
-  while (i >= l.s && (l.buf[i] === 32 || l.buf[i] === 9)) i--;
-  return i >= l.s && l.buf[i] === 58 /* : */;
 }
 
 /**
@@ -367,7 +435,11 @@ class GroupTable {
   add(r: OpenRecord): GroupStat {
     const severity = r.finalSeverity();
     const map = this.#bySeverity[severity]!;
-    const found = map.get(r.key);
+    const again = this.#again;
+    // Under one head, a different root cause (a TypeError, an ECONNREFUSED) is a different event.
+    const root = r.root;
+    const key = root === undefined ? r.key : (r.key + this.#rootKey(root) * 7919) % KEY_MODULUS;
+    const found = map.get(key);
     const lastLine = r.firstLine + r.lines - 1;
     if (found !== undefined) {
       found.records++;
@@ -377,13 +449,14 @@ class GroupTable {
       return found;
     }
     const h = r.head;
-    const again = this.#again;
     const prefix = latin1(h.buf, h.s, Math.min(h.e, h.s + PREFIX_BYTES));
     if (!(r.isHeader && again.header(h.buf, h.s, h.e, prefix))) again.plain(h.buf, h.s, h.e, prefix, r.opener);
+    let template = again.scanner.text();
+    if (root !== undefined) template += ` | ${this.#rootText(root)}`;
     const shown = r.shownLines();
     const g: GroupStat = {
-      key: `${severity}:${r.key}`,
-      template: again.scanner.text(),
+      key: `${severity}:${key}`,
+      template,
       severity,
       records: 1,
       lines: r.lines,
@@ -395,8 +468,26 @@ class GroupTable {
       exampleMore: shown,
       exampleMoreLines: r.lines - 1 - shown.length,
     };
-    map.set(r.key, g);
+    map.set(key, g);
     this.ordered.push(g);
     return g;
   }
+
+  #rootKey(l: KeptLine): number {
+    return this.#again.scanner.begin(l.buf).add(contentStart(l), l.e).key();
+  }
+
+  #rootText(l: KeptLine): string {
+    return this.#again.scanner.begin(l.buf).add(contentStart(l), l.e).text();
+  }
+}
+
+/** Keys are 53-bit: a combined key stays below 2^53. */
+const KEY_MODULUS = 9007199254740881;
+
+/** Where a line's text starts, past its indentation. */
+function contentStart(l: KeptLine): number {
+  let i = l.s;
+  while (i < l.e && (l.buf[i] === 32 || l.buf[i] === 9)) i++;
+  return i;
 }

@@ -28,6 +28,10 @@ export const Shape = {
   Opener: 1 << 7,
   /** pytest's `E   ...` lines and `>   ...` source marker. */
   PytestDetail: 1 << 8,
+  /** Begins with a level word (`ERROR:`, `[warn]`, `Info `): opens a record unless indented under one (a YAML `error:` key). */
+  LevelWord: 1 << 10,
+  /** A diagnostic, `path/file.ext:12: message` or `file.ext:12:5: message` (compilers, linters, go test). */
+  Diagnostic: 1 << 9,
 } as const;
 
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
@@ -43,9 +47,10 @@ const TRACEBACK = /^Traceback \(most recent call last\):/;
  * that print these lines (Java, Kotlin, Python, JavaScript, C#).
  */
 const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)(?:$|:| \[|\s*\()/;
-const TRACE_MARK = /^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$)/;
+const TRACE_MARK = /^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$)/;
 const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
+const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 
 /** Lines are read as latin1 (a char a byte): a UTF-8 symbol is matched by its bytes. */
 function utf8(alternatives: string): string {
@@ -60,15 +65,15 @@ function utf8(alternatives: string): string {
  * the tools print (Go's runtime, Python, the JVM, Rust, shells, test runners), and a line
  * that begins with a level word.
  */
-const OPENERS: [RegExp, Severity][] = [
-  [/^(?:panic: |fatal error: |thread '[^']*' panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical],
-  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9])`), Severity.Error],
-  [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical],
-  [/^\[?(?:ERROR|Error|ERR|error|SEVERE)\b(?:\]|:| |$)/, Severity.Error],
-  [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)\b(?:\]|:| )/, Severity.Warning],
-  [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice],
-  [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info],
-  [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info],
+const OPENERS: [RegExp, Severity, number][] = [
+  [/^(?:panic: |fatal error: |thread '[^']*' panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
+  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9])`), Severity.Error, Shape.Opener],
+  [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
+  [/^\[?(?:ERROR|Error|ERR|error|SEVERE)\b(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
+  [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)\b(?:\]|:| )/, Severity.Warning, Shape.LevelWord],
+  [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
+  [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
+  [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
 ];
 
 export interface LineShape {
@@ -107,10 +112,11 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     if (CLOSER.test(text)) shape |= Shape.Closer;
   }
   if (shape === 0 && EXCEPTION.test(body)) shape |= Shape.Exception;
-  if (shape === 0) {
-    for (const [re, severity] of OPENERS) {
+  if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
+  if ((shape & ~Shape.Diagnostic) === 0) {
+    for (const [re, severity, bit] of OPENERS) {
       if (re.test(body)) {
-        shape |= Shape.Opener;
+        shape |= bit;
         out.severity = severity;
         break;
       }
@@ -136,7 +142,7 @@ export function announces(buf: Uint8Array, s: number, e: number): boolean {
  * program's first frame is the one worth showing beside a panic or an exception.
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen )/;
+  /(?:^\s*(?:at |\d+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen )/;
 
 export function isRuntimeFrame(text: string): boolean {
   return RUNTIME_FRAME.test(text);

@@ -74,7 +74,8 @@ export class RecordReader {
   #beforeErrorHeader = false;
   // The open record.
   #open = false;
-  #headIndent = 0;
+  /** Lines indented deeper than this continue the record. */
+  #threshold = 0;
   #trace = false;
 
   constructor(info: FormatInfo) {
@@ -119,14 +120,18 @@ export class RecordReader {
       const shape = shapeOf(prefix, indent, this.shape).shape;
       cls = !this.#open ? LineClass.Start : info.strict ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
-        if (shape & (Shape.Opener | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
+        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
     }
     if (cls === LineClass.Start) {
+      // A plain line that steps back out of an indented block (`4 !== 3` inside a test
+      // runner's failure report) keeps the block's threshold: the lines indented as the
+      // block's records were still start records. Such a line is no place to cut.
+      const stepsOut = this.#open && !this.isHeader && this.opener === undefined && this.indent < this.#beforeIndent;
+      this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
       this.#open = true;
-      this.#headIndent = this.indent;
-      this.#trace = !this.isHeader && (this.shape.shape & (Shape.Traceback | Shape.Exception) || this.opener === Severity.Critical) !== 0;
+      this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) {
       this.#trace = true;
     }
@@ -144,9 +149,11 @@ export class RecordReader {
    */
   isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
     let beforeAnnounces = false;
+    let beforeIndent = 0;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
+      beforeIndent = indentOf(this.line.buf, this.line.s, this.line.e);
     }
     this.#take(buf, s, e);
     const line = this.line;
@@ -156,8 +163,8 @@ export class RecordReader {
     if (this.#info.strict) return false;
     const shape = shapeOf(this.#prefix, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD) return false;
-    if (shape & Shape.Opener) return true;
-    return indent === 0 && !beforeAnnounces;
+    if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
+    return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
   }
 
   /** A frame of the program's own code (not its language runtime's or a package's). */
@@ -173,8 +180,11 @@ export class RecordReader {
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
     if (shape & Shape.TraceMark && this.#trace) return LineClass.Continue;
-    if (shape & Shape.Opener) return LineClass.Start;
-    if (indent > this.#headIndent) return LineClass.Continue;
+    // An opener starts a record even when indented (test runners indent theirs), but not
+    // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
+    if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
+    if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
+    if (indent > this.#threshold) return LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     return LineClass.Start;
   }
