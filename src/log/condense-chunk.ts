@@ -78,6 +78,7 @@ class OpenRecord {
   chunkE = 0;
   isHeader = false;
   opener: Severity | undefined;
+  templateAt = 0;
   firstLine = 0;
   lines = 0;
   /** Cause lines (exceptions, `Caused by:`, pytest's `E` lines, a panic's message): the first two and the last ones. */
@@ -119,6 +120,7 @@ class OpenRecord {
     this.chunkE = chunkE;
     this.isHeader = reader.isHeader;
     this.opener = reader.opener;
+    this.templateAt = p.templateAt;
     this.causes = [];
     this.root = undefined;
     this.#rootRank = RootRank.None;
@@ -465,6 +467,7 @@ class GroupTable {
       firstTime: r.time,
       lastTime: r.time,
       example: textOf(h.buf, h.s, h.e, MAX_EXAMPLE_CHARS),
+      exampleTemplateAt: r.templateAt < 0 ? -1 : textOf(h.buf, h.s, h.s + r.templateAt, MAX_EXAMPLE_CHARS).length,
       exampleMore: shown,
       exampleMoreLines: r.lines - 1 - shown.length,
     };

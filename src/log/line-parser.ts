@@ -71,6 +71,8 @@ export class LineParser {
   severity: Severity = Severity.Info;
   /** The severity came from the line's own level field, not from its words. */
   declared = false;
+  /** Where the template's text starts in the line (bytes from its start); -1 where it is not one span of it (JSON, gh run view). */
+  templateAt = 0;
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
   readonly #ts: TimestampMatch = { start: 0, end: 0 };
@@ -111,6 +113,7 @@ export class LineParser {
     declared ??= declaredLevel(prefix, p);
     this.declared = declared !== undefined;
     this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
+    this.templateAt = contentStart;
     this.scanner.begin(buf).add(s + contentStart, e);
   }
 
@@ -125,6 +128,7 @@ export class LineParser {
     this.time = m[1]!;
     this.severity = LOGSHOW_TYPES[m[3]!] ?? Severity.Info;
     this.declared = true;
+    this.templateAt = msg;
     this.scanner.begin(buf).add(s + msg, e);
     return true;
   }
@@ -135,6 +139,7 @@ export class LineParser {
     this.time = m[1]!;
     this.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
     this.declared = true;
+    this.templateAt = m[0].length;
     this.scanner.begin(buf).add(s + m[0].length, e);
     return true;
   }
@@ -149,6 +154,7 @@ export class LineParser {
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return false;
     const o = obj as Record<string, unknown>;
+    this.templateAt = -1;
     if (this.#info.format === 'logshow-json') return this.#logShowJson(o, buf, s, e);
     const message = firstString(o, MESSAGE_KEYS);
     this.time = timeOf(o);
@@ -246,6 +252,7 @@ export class LineParser {
     this.scanner.begin(buf);
     if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
     this.scanner.add(s + msg, e);
+    this.templateAt = fieldsEnd > contentStart ? -1 : msg;
     return true;
   }
 }

@@ -27,6 +27,8 @@ export interface GroupStat {
    * program's own frame), else its first lines. `exampleMoreLines` counts the rest.
    */
   example: string;
+  /** Where the template's text starts in the example (its header, the time removed, follows); -1 unknown. */
+  exampleTemplateAt: number;
   exampleMore: string[];
   exampleMoreLines: number;
   /** Records per input (by input index), kept when inputs are merged into one result. */

@@ -12,6 +12,8 @@ export interface ShownGroup {
   lines: number;
   template: string;
   example: string;
+  /** Where the template's text starts in the example; -1 where it is not a span of it. */
+  exampleTemplateAt: number;
   /** Lines of the example record shown under it: those that carry its cause, else its first lines. */
   exampleMore: string[];
   /** Lines of the example record not shown. */

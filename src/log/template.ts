@@ -247,6 +247,12 @@ export class TemplateScanner {
         i = j;
         continue;
       }
+      // A UUID inside a longer token (`req-38101a0b-2096-447d-96ea-a692162415ae`).
+      if (b - i >= 36 && (i === a || CLASS[s[i - 1]!] === 0) && (b - i === 36 || CLASS[s[i + 36]!] === 0) && isUuid(s, i)) {
+        this.#emitPlaceholder(Kind.Uuid);
+        i += 36;
+        continue;
+      }
       let j = i;
       let digits = 0;
       let other = 0;
@@ -266,7 +272,7 @@ export class TemplateScanner {
           while (j < b && isDigit(s[j])) j++;
         }
         this.#emitPlaceholder(Kind.Num);
-      } else if (other === 0 && j - i >= 6) {
+      } else if (other === 0 && j - i >= 4) {
         this.#emitPlaceholder(Kind.Hex);
       } else {
         for (let k = i; k < j; ) {

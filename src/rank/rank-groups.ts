@@ -100,6 +100,7 @@ function toShown(g: GroupStat, i: number): ShownGroup {
     lines: g.lines,
     template: g.template,
     example: g.example,
+    exampleTemplateAt: g.exampleTemplateAt,
     exampleMore: g.exampleMore,
     exampleMoreLines: g.exampleMoreLines,
     firstLine: g.firstLine,

@@ -1,3 +1,4 @@
+import { headerTokenCount } from '../log/header.js';
 import type { GroupStat } from '../log/partial.js';
 
 /**
@@ -80,36 +81,11 @@ export function mergeWordVariables(groups: GroupStat[]): WordMerge {
   return { groups: out, representative };
 }
 
-/** A source field ending a header: `sshd(pam_unix)[<PID>]:`, `org.apache.Foo:`, `[main]:`. */
-const SOURCE_FIELD = /^[^\s:]*[.()[\]$<>_/][^\s]*:$/;
-const LEVEL_LETTER = /^[VDIWEF]$/;
-const HEADER_TOKENS = 12;
-
-/**
- * The message without its header: a line's source (host, process, logger, thread) says
- * where an event was logged, not which event it is, so the same message from two
- * processes is one event. The header ends at its first source field among the first few
- * tokens, or at a plain name after a one-letter level (Android's `D WindowManager:`).
- */
+/** The message without its header (see log/header.ts): the same message from two processes is one event. */
 function withoutHeader(tokens: string[]): string[] {
-  const limit = Math.min(tokens.length - 1, HEADER_TOKENS);
-  for (let i = 0; i < limit; i++) {
-    const t = tokens[i]!;
-    if (!t.endsWith(':')) continue;
-    if (SOURCE_FIELD.test(t) || (i > 0 && LEVEL_LETTER.test(tokens[i - 1]!))) return tokens.slice(i + 1);
-    break;
-  }
-  // No source field: a header of fields without colons (`<NUM> node-<NUM> unix.hw
-  // state_change.unavailable <NUM> <NUM> Component ...`) is the leading run of
-  // identifier-like tokens, when it is at least HEADER_RUN long and words follow it.
-  let run = 0;
-  while (run < limit && IDENTIFIER.test(tokens[run]!)) run++;
-  return run >= HEADER_RUN && tokens.length - run >= 2 ? tokens.slice(run) : tokens;
+  const n = headerTokenCount(tokens);
+  return n === 0 ? tokens : tokens.slice(n);
 }
-
-/** A token that names or numbers rather than says: a placeholder, a digit, or `. _ - / @ [`. */
-const IDENTIFIER = /[<\d._\-/@[]/;
-const HEADER_RUN = 3;
 
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 const isNumberToken = (t: string | undefined): boolean => t !== undefined && t.startsWith('<NUM>');

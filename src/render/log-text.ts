@@ -1,11 +1,13 @@
 import type { LogResult, ShownGroup } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
+import { afterTokens, headerTokenCount } from '../log/header.js';
 import { clip } from './clip.js';
 import { formatCount } from './numbers.js';
 
-const TEMPLATE_CHARS = 160;
-const EXAMPLE_CHARS = 200;
-const CONTINUATION_CHARS = 140;
+/** Of a template or an example, this much of the message is shown; the header before it is cut first. */
+const MESSAGE_CHARS = 300;
+const HEADER_CHARS = 60;
+const CONTINUATION_CHARS = 240;
 
 const n = formatCount;
 /** Tabs as spaces: the layout is ours. */
@@ -62,6 +64,14 @@ export function renderLogText(r: LogResult, budget: number): string {
   return out;
 }
 
+/** A line cut so that its message keeps MESSAGE_CHARS: what goes is the header's end. */
+function headerThenMessage(text: string, messageAt: number): string {
+  if (text.length <= MESSAGE_CHARS + HEADER_CHARS) return cell(text, MESSAGE_CHARS + HEADER_CHARS);
+  const header = text.slice(0, messageAt);
+  const room = Math.max(HEADER_CHARS, MESSAGE_CHARS + HEADER_CHARS - (text.length - messageAt));
+  return `${header.length > room ? `${cell(header, room)} ` : header}${cell(text.slice(messageAt), MESSAGE_CHARS)}`;
+}
+
 function renderGroup(g: ShownGroup): string {
   const lines = g.firstLine === g.lastLine ? `line ${n(g.firstLine)}` : `lines ${n(g.firstLine)}-${n(g.lastLine)}`;
   const extra = g.lines > g.count ? ` (${n(g.lines)} lines)` : '';
@@ -74,12 +84,15 @@ function renderGroup(g: ShownGroup): string {
     const first = g.firstAt !== undefined ? `; first at ${g.firstAt.name}:${n(g.firstAt.line)}` : '';
     s += `  in ${n(g.inputCount)} ${g.inputCount === 1 ? 'input' : 'inputs'}: ${list}${more}${first}\n`;
   }
-  s += `  ${cell(g.template, TEMPLATE_CHARS)}\n`;
+  const tokens = g.template.split(/[ \t]+/);
+  const headerTokens = headerTokenCount(tokens);
+  s += `  ${headerThenMessage(g.template, afterTokens(g.template, 0, headerTokens))}\n`;
   if (g.precursor !== undefined) {
     const p = g.precursor;
     s += `  preceded by: ${p.severity.toUpperCase()} ${cell(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
   }
-  s += `  e.g. ${cell(g.example, EXAMPLE_CHARS)}\n`;
+  const exampleMessage = g.exampleTemplateAt < 0 ? 0 : afterTokens(g.example, g.exampleTemplateAt, headerTokens);
+  s += `  e.g. ${headerThenMessage(g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
   if (g.exampleMoreLines > 0) s += `     (${n(g.exampleMoreLines)} more ${g.exampleMoreLines === 1 ? 'line' : 'lines'})\n`;
   return s;

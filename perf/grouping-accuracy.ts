@@ -1,0 +1,130 @@
+/**
+ * Grouping accuracy (GA) of condense_log's templates on Loghub-2k style data: for each
+ * system, `<S>/<S>_2k.log` (raw lines) and `<S>/<S>_2k.log_structured.csv` (the true
+ * EventId per line). A line counts as right when the group wisp puts it in holds exactly
+ * the lines of its true group. Raw lines, headers and all, with no per-system settings.
+ *
+ *   node dist/perf/grouping-accuracy.js DIR [--dev A,B,C] [--json]
+ *
+ * With --dev, the systems named are the development split and the rest are held out:
+ * both averages are printed, so a rule that helps only where it was written shows.
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { condenseChunk } from '../src/log/condense-chunk.js';
+import { condenseLogState } from '../src/log/condense-log.js';
+import { detectFormat, withFormat } from '../src/log/detect.js';
+import { recordChunks } from '../src/log/record-chunks.js';
+import { mergeWordVariables } from '../src/rank/word-variables.js';
+import { fileSource } from '../src/source/log-source.js';
+import { lineChunks } from '../src/split/line-chunks.js';
+
+/** RFC 4180 fields of one CSV text: quoted fields may hold commas, quotes and newlines. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The true group of each line (1-based LineId -> EventId). */
+function truth(csvPath: string): Map<number, string> {
+  const [header, ...rows] = parseCsv(readFileSync(csvPath, 'utf8'));
+  const line = header!.indexOf('LineId');
+  const event = header!.indexOf('EventId');
+  return new Map(rows.filter((r) => r.length > event).map((r) => [Number(r[line]), r[event]!]));
+}
+
+/** wisp's group of each line, as `wisp log --assignments` writes it. */
+async function predicted(logPath: string): Promise<Map<number, string>> {
+  const state = await condenseLogState([fileSource(logPath)], { workers: 0, crashReports: false });
+  if (!('merger' in state)) throw new Error(`${logPath} reads as a crash report`);
+  const words = mergeWordVariables([...state.merger.groups.values()]);
+  const groupOf = (key: string): string => words.representative.get(key) ?? key;
+  const out = new Map<number, string>();
+  const opened = await fileSource(logPath).open();
+  let base = 0;
+  const decide = (head: Buffer) => detectFormat(new TextDecoder().decode(head));
+  for await (const { info, chunk } of recordChunks(withFormat(lineChunks(opened.chunks), decide), { cutRecords: 0 })) {
+    const p = condenseChunk(chunk, info, (first, lines, key) => {
+      for (let k = 0; k < lines; k++) out.set(base + first + k, groupOf(key));
+    });
+    base += p.lines;
+  }
+  return out;
+}
+
+/** GA: the share of lines whose predicted group is exactly their true group. */
+function groupingAccuracy(pred: Map<number, string>, real: Map<number, string>): number {
+  const members = (m: Map<number, string>): Map<string, number[]> => {
+    const g = new Map<string, number[]>();
+    for (const [line, id] of m) {
+      let list = g.get(id);
+      if (list === undefined) g.set(id, (list = []));
+      list.push(line);
+    }
+    return g;
+  };
+  const truthGroups = members(real);
+  const predGroups = members(pred);
+  let right = 0;
+  for (const lines of predGroups.values()) {
+    const ids = new Set(lines.map((l) => real.get(l)));
+    if (ids.size !== 1) continue;
+    const trueLines = truthGroups.get([...ids][0]!);
+    if (trueLines !== undefined && trueLines.length === lines.length) right += lines.length;
+  }
+  return right / real.size;
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { dev: { type: 'string' }, json: { type: 'boolean', default: false } } });
+const dir = positionals[0];
+if (dir === undefined) {
+  process.stderr.write('usage: grouping-accuracy DIR [--dev A,B,C] [--json]\n');
+  process.exit(2);
+}
+const systems = readdirSync(dir).filter((s) => existsSync(join(dir, s, `${s}_2k.log`)) && existsSync(join(dir, s, `${s}_2k.log_structured.csv`))).sort();
+const dev = new Set((values.dev ?? '').split(',').filter((s) => s !== ''));
+const rows: { system: string; ga: number; split: string }[] = [];
+for (const s of systems) {
+  const ga = groupingAccuracy(await predicted(join(dir, s, `${s}_2k.log`)), truth(join(dir, s, `${s}_2k.log_structured.csv`)));
+  rows.push({ system: s, ga, split: dev.size === 0 ? 'all' : dev.has(s) ? 'dev' : 'held out' });
+}
+const avg = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+const summary = {
+  systems: rows,
+  average: avg(rows.map((r) => r.ga)),
+  ...(dev.size > 0 ? { dev: avg(rows.filter((r) => r.split === 'dev').map((r) => r.ga)), heldOut: avg(rows.filter((r) => r.split === 'held out').map((r) => r.ga)) } : {}),
+};
+if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+else {
+  for (const r of rows) process.stdout.write(`${r.system.padEnd(14)} ${r.ga.toFixed(3)}  ${r.split}\n`);
+  process.stdout.write(`average        ${summary.average.toFixed(3)}  (${rows.length} systems)\n`);
+  if ('dev' in summary) process.stdout.write(`dev            ${summary.dev!.toFixed(3)}\nheld out       ${summary.heldOut!.toFixed(3)}\n`);
+}
