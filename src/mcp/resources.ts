@@ -71,13 +71,14 @@ function readRaw(ctx: ServerContext, uri: URL): { contents: { uri: string; mimeT
     if (key !== 'from' && key !== 'to') throw new McpError(ErrorCode.InvalidParams, `unknown query parameter '${key}': use from and to (line numbers)`);
   }
   const from = lineNumber('from', uri.searchParams.get('from'), 1);
-  const to = Math.min(lineNumber('to', uri.searchParams.get('to'), from + RESOURCE_MAX_LINES - 1), from + RESOURCE_MAX_LINES - 1);
-  if (to < from) throw new McpError(ErrorCode.InvalidParams, `to (${to}) is before from (${from})`);
+  const asked = lineNumber('to', uri.searchParams.get('to'), Math.max(payload.lines, from));
+  if (asked < from) throw new McpError(ErrorCode.InvalidParams, `to (${asked}) is before from (${from})`);
+  const to = Math.min(asked, from + RESOURCE_MAX_LINES - 1);
   const { lines, cut } = readLines(payload.file, from, to, RESOURCE_MAX_CHARS);
   const last = from + lines.length - 1;
   let note = '';
   if (lines.length === 0) note = `[wisp: the payload has ${formatCount(payload.lines)} lines; from=${from} is past its end]`;
-  else if (cut || last < Math.min(to, payload.lines)) note = `\n[wisp: lines ${from}-${last} of ${payload.lines} shown; ask for ?from=${last + 1} for more]`;
+  else if (cut || last < Math.min(asked, payload.lines)) note = `\n[wisp: lines ${from}-${last} of ${payload.lines} shown; ask for ?from=${last + 1} for more]`;
   ctx.audit.record({ tool: 'resource:raw', source: handle, outcome: 'ok', bytes: payload.bytes });
   return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: lines.join('\n') + note }] };
 }
