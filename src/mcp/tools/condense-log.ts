@@ -70,10 +70,10 @@ export function registerCondenseLog(ctx: ServerContext): void {
       const signal = ctx.callSignal(extra);
       const audit: AuditEntry = { tool: 'condense_log', source: args.last !== undefined ? `journal (last ${args.last})` : sourceLabel(args), outcome: 'error' };
       try {
-        exactlyOne(args, ['path', 'text', 'last']);
         if ((args.process !== undefined || args.subsystem !== undefined) && args.last === undefined) {
           throw new WispError('WISP_BAD_ARGUMENT', 'process and subsystem filter the system log: give last too');
         }
+        exactlyOne(args, ['path', 'text', 'last']);
         let source: LogSource;
         let origin: PayloadOrigin;
         let notes: string[] = [];
