@@ -39,7 +39,7 @@ test('a missing handle is -32002 (resource not found); a bad line number is -326
   const missing = await t.throwsAsync(read('wisp://raw/raw_00000000000000000000?from=2'));
   t.true(missing instanceof McpError);
   t.is((missing as McpError).code, -32002);
-  t.regex(missing!.message, /WISP_UNKNOWN_HANDLE/);
+  t.regex(missing!.message, /^MCP error -32002: WISP_UNKNOWN_HANDLE: no raw payload has the handle/);
   const bad = await t.throwsAsync(read(`wisp://raw/${handle}?from=0`));
   t.is((bad as McpError).code, -32602);
   const unknownKey = await t.throwsAsync(read(`wisp://raw/${handle}?line=3`));

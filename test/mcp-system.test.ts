@@ -47,7 +47,7 @@ test('condense_log reads the system log by `last`, or says plainly why it cannot
   if (r.isError) t.regex(textOf(r), /WISP_UNAVAILABLE: no systemd journal files can be read here/);
   else t.regex(String(r.structuredContent!.source), /journal \(last 10m\)/);
   t.regex(textOf(await call(client, 'condense_log', { last: '2y' })), /last|Invalid/);
-  t.regex(textOf(await call(client, 'condense_log', { last: '2d' })), /Invalid/, 'the schema bounds last to a day');
+  t.regex(textOf(await call(client, 'condense_log', { last: '2d' })), /last is a span of at most a day/, 'the schema bounds last to a day');
   t.regex(textOf(await call(client, 'condense_log', { process: 'sshd' })), /WISP_BAD_ARGUMENT: process and subsystem filter the system log/);
   t.regex(textOf(await call(client, 'condense_log', { last: '10m', path: join(root, 'x.log') })), /exactly one source/);
   await close();

@@ -1,5 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isWispError } from '../errors.js';
 import { readLines } from '../grep/grep-file.js';
 import { formatCount } from '../render/numbers.js';
@@ -10,6 +10,12 @@ const RESOURCE_MAX_CHARS = 256 * 1024;
 const RESOURCE_MAX_LINES = 5000;
 /** The spec's code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A JSON-RPC error for a resource read. Not an McpError: the SDK puts its message in the
+ * response, and McpError's message already starts "MCP error N:", which the client adds again.
+ */
+const rpcError = (code: number, message: string, data?: unknown): Error => Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
 
 /**
  * `wisp://raw/{handle}`, with `?from=N`, `?to=M`, both or neither. The SDK's template
@@ -65,14 +71,14 @@ function readRaw(ctx: ServerContext, uri: URL): { contents: { uri: string; mimeT
     payload = ctx.store.get(handle);
   } catch (err) {
     const message = isWispError(err) ? `${err.code}: ${err.message}${err.hint ? `. ${err.hint}` : ''}` : String(err);
-    throw new McpError(RESOURCE_NOT_FOUND, message, { uri: uri.href });
+    throw rpcError(RESOURCE_NOT_FOUND, message, { uri: uri.href });
   }
   for (const key of uri.searchParams.keys()) {
-    if (key !== 'from' && key !== 'to') throw new McpError(ErrorCode.InvalidParams, `unknown query parameter '${key}': use from and to (line numbers)`);
+    if (key !== 'from' && key !== 'to') throw rpcError(ErrorCode.InvalidParams, `unknown query parameter '${key}': use from and to (line numbers)`);
   }
   const from = lineNumber('from', uri.searchParams.get('from'), 1);
   const asked = lineNumber('to', uri.searchParams.get('to'), Math.max(payload.lines, from));
-  if (asked < from) throw new McpError(ErrorCode.InvalidParams, `to (${asked}) is before from (${from})`);
+  if (asked < from) throw rpcError(ErrorCode.InvalidParams, `to (${asked}) is before from (${from})`);
   const to = Math.min(asked, from + RESOURCE_MAX_LINES - 1);
   const { lines, cut } = readLines(payload.file, from, to, RESOURCE_MAX_CHARS);
   const last = from + lines.length - 1;
@@ -86,7 +92,7 @@ function readRaw(ctx: ServerContext, uri: URL): { contents: { uri: string; mimeT
 function lineNumber(name: string, v: string | null, fallback: number): number {
   if (v === null) return fallback;
   if (!/^\d{1,10}$/.test(v) || Number(v) < 1) {
-    throw new McpError(ErrorCode.InvalidParams, `${name} is a line number (a whole number from 1), got '${v}'`);
+    throw rpcError(ErrorCode.InvalidParams, `${name} is a line number (a whole number from 1), got '${v}'`);
   }
   return Number(v);
 }

@@ -56,7 +56,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
           ...sourceFields,
           last: z
             .string()
-            .regex(LAST_PATTERN)
+            .regex(LAST_PATTERN, 'last is a span of at most a day: a number and s, m, h or d, such as 10m or 2h (at most 86400s, 1440m, 24h or 1d)')
             .optional()
             .describe('Read the system log (the systemd journal) for this long back: a number and s, m, h or d, such as 10m or 2h, at most a day (86400s, 1440m, 24h, 1d).'),
           process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
