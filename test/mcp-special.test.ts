@@ -43,7 +43,8 @@ test('a FIFO, a socket and a device under a root are refused at once, and the ne
 });
 
 test('the deadline ends a runaway call, and a stuck call does not hold up the others', async (t) => {
-  const s = await connectStdio(['--root', root, '--state-dir', state(), '--deadline', '2', '--allow-command', 'node']);
+  const dir = state();
+  const s = await connectStdio(['--root', root, '--state-dir', dir, '--deadline', '2', '--allow-command', 'node']);
   try {
     const handle = (await call(s.client, 'condense_log', { text: `${'a'.repeat(40)}b\n` })).structuredContent!.handle as string;
     const stuck = call(s.client, 'run_and_condense', { command: ['node', sleeper] });
@@ -60,6 +61,8 @@ test('the deadline ends a runaway call, and a stuck call does not hold up the ot
   } finally {
     await s.close();
   }
+  const audit = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  t.like(audit.find((e) => e.tool === 'run_and_condense'), { outcome: 'error', command: { outcome: 'ran', allowedBy: 'allowlist' } }, 'it ran, and was stopped');
 });
 
 /** Pids of processes whose command line mentions `needle` (Linux /proc). */

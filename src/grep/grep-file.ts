@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { redact } from '../redact/index.js';
+import { formatCount } from '../render/numbers.js';
 import { lineMatcher, type LineMatcher, type Occurrence } from './matcher.js';
 
 export interface GrepQuery {
@@ -45,6 +46,8 @@ const EDGE_SEARCH = 48;
 const MAX_WINDOWS = 5;
 /** A context line longer than LONG_LINE shows its head this long. */
 const CONTEXT_HEAD = 160;
+/** Matches counted in one line at most (a line of a million `a`s and the pattern `a`). */
+const MAX_COUNTED = 10_000;
 const READ_BYTES = 1024 * 1024;
 
 /** Bytes a line costs inside a JSON string: escapes included, with its newline. */
@@ -73,7 +76,6 @@ export function grepFile(file: string, q: GrepQuery): GrepResult {
   /** The last `context` lines (the head of a long one, and its length), shown if a match follows. */
   const recent: { n: number; head: string; length: number }[] = [];
 
-  const fits = (pieces: string[]): boolean => used + pieces.reduce((n, p) => n + cost(p), 0) <= q.maxBytes;
   const emit = (pieces: string[]): void => {
     for (const p of pieces) {
       out.push(p);
@@ -94,9 +96,8 @@ export function grepFile(file: string, q: GrepQuery): GrepResult {
     const startCol = lineNo === q.from.line ? q.from.column - 1 : 0;
     const onPage = matches && lineNo >= q.from.line && (startCol === 0 || m.occurrences(line, startCol, 1).length > 0);
     if (matches && !onPage) before++;
-    if (stopped !== undefined) {
-      // Counting only, from here on.
-    } else if (onPage) {
+    // Once the page has stopped, lines are only counted.
+    if (stopped === undefined && onPage) {
       if (shown >= q.maxMatches) {
         stop('maxMatches', `${lineNo}:${startCol + 1}`);
       } else {
@@ -119,9 +120,9 @@ export function grepFile(file: string, q: GrepQuery): GrepResult {
           if (body.resumeColumn !== undefined) stop('budget', `${lineNo}:${body.resumeColumn}`);
         }
       }
-    } else if (afterLeft > 0 && stopped === undefined) {
+    } else if (stopped === undefined && afterLeft > 0) {
       const piece = `${lineNo}- ${contextText(line, line.length)}`;
-      if (fits([piece])) {
+      if (used + cost(piece) <= q.maxBytes) {
         emit([piece]);
         lastEmitted = lineNo;
         afterLeft--;
@@ -157,11 +158,11 @@ function matchLines(line: string, n: number, startCol: number, m: LineMatcher, r
     const piece = `${n}: ${redact(line)}`;
     return cost(piece) <= room ? { pieces: [piece], resumeColumn: undefined } : { pieces: [], resumeColumn: undefined };
   }
-  const occ = m.occurrences(line, startCol, 10_000);
+  const occ = m.occurrences(line, startCol, MAX_COUNTED);
   const windows = mergeWindows(line, occ);
   const shownWindows = windows.slice(0, MAX_WINDOWS);
-  const counted = occ.length >= 10_000 ? '10,000 or more' : String(occ.length);
-  const pieces = [`${n}: [a line of ${line.length.toLocaleString('en-US')} characters; ${counted} ${occ.length === 1 ? 'match' : 'matches'}${startCol > 0 ? ` from column ${startCol + 1}` : ''}]`];
+  const counted = occ.length >= MAX_COUNTED ? `${formatCount(MAX_COUNTED)} or more` : formatCount(occ.length);
+  const pieces = [`${n}: [a line of ${formatCount(line.length)} characters; ${counted} ${occ.length === 1 ? 'match' : 'matches'}${startCol > 0 ? ` from column ${startCol + 1}` : ''}]`];
   let used = cost(pieces[0]!);
   for (let i = 0; i < shownWindows.length; i++) {
     const w = shownWindows[i]!;
@@ -225,7 +226,7 @@ function edge(line: string, at: number, dir: -1 | 1): number {
 function contextText(head: string, length: number): string {
   if (length <= LONG_LINE) return redact(head);
   const end = Math.min(edge(head, CONTEXT_HEAD, 1), head.length);
-  return `${redact(head.slice(0, end))}… (${(length - end).toLocaleString('en-US')} more characters)`;
+  return `${redact(head.slice(0, end))}… (${formatCount(length - end)} more characters)`;
 }
 
 /** Lines from..to (1-based, inclusive) of a payload, for the raw resource. */
@@ -240,7 +241,7 @@ export function readLines(file: string, from: number, to: number, maxChars: numb
     if (chars + line.length > maxChars) {
       cut = true;
       // A line longer than a whole read is shown cut rather than never.
-      if (lines.length === 0) lines.push(`${redact(line.slice(0, edge(line, maxChars - 200, -1)))}… [wisp: line ${lineNo} has ${line.length.toLocaleString('en-US')} characters; grep_raw shows windows around matches in it]`);
+      if (lines.length === 0) lines.push(`${redact(line.slice(0, edge(line, maxChars - 200, -1)))}… [wisp: line ${lineNo} has ${formatCount(line.length)} characters; grep_raw shows windows around matches in it]`);
       return false;
     }
     lines.push(redact(line));

@@ -46,14 +46,20 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
       env: commandEnv(process.env, ctx.commands.passEnv, tmp),
       ...(policy.cwd !== undefined ? { cwd: policy.cwd } : {}),
       ...(sandbox !== undefined ? { spawnArgv: sandbox.wrap(argv, policy, tmp) } : {}),
+      onStart: () => (audit.outcome = 'ran'),
     });
     // bwrap reports a program it cannot start as its own output and exit status 1.
     const bwrapFailure = sandbox?.kind === 'bwrap' && result.exitStatus === 1 ? /^bwrap: (.*)/.exec(result.output.subarray(0, 512).toString('utf8')) : null;
     if (bwrapFailure !== null) {
+      audit.outcome = 'failed';
       const why = bwrapFailure[1]!.split('\n')[0]!;
-      throw new WispError('WISP_COMMAND_FAILED_TO_START', `could not run ${argv[0]} in the sandbox: ${why.replace(/^execvp [^:]*: /, '')}`, 'name a program on the PATH, or give its absolute path');
+      const notFound = /^execvp [^:]*: /.test(why);
+      throw new WispError(
+        'WISP_COMMAND_FAILED_TO_START',
+        `could not run ${argv[0]} in the sandbox: ${why.replace(/^execvp [^:]*: /, '')}`,
+        notFound ? 'name a program on the PATH, or give its absolute path' : undefined,
+      );
     }
-    audit.outcome = 'ran';
     audit.exitStatus = result.exitStatus;
     audit.timedOut = result.timedOut;
     return { result, allowedBy, sandbox: sandbox?.kind ?? 'none' };

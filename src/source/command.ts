@@ -23,6 +23,8 @@ export interface RunCommandOptions {
   env?: Record<string, string>;
   /** What is actually started, when argv runs wrapped (inside a sandbox); argv is still what results name. */
   spawnArgv?: string[];
+  /** Called once the process has started. */
+  onStart?: () => void;
 }
 
 /** After a timeout's SIGTERM, how long a command gets before SIGKILL. */
@@ -60,6 +62,7 @@ export function runCommand(argv: string[], options: RunCommandOptions): Promise<
         droppedBytes += d.length;
       }
     };
+    if (options.onStart !== undefined) child.once('spawn', options.onStart);
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     const signalGroup = (sig: NodeJS.Signals): void => {
