@@ -82,6 +82,23 @@ test('20,000 matching lines with maxMatches 200 and context 10: within 16 KB, wi
   t.is(last.structuredContent!.nextCursor, undefined, 'no cursor once nothing more matches');
 });
 
+test('following the cursor page after page shows every matching line exactly once', async (t) => {
+  const file = writeTemp(root, 'pages.log', Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? `2025-01-01T00:00:00Z ERROR job ${i} failed` : `2025-01-01T00:00:00Z INFO job ${i} ok`)).join('\n') + '\n');
+  const handle = await handleOf('condense_log', file);
+  const seen: number[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const r = await call(server.client, 'grep_raw', { handle, pattern: 'failed', maxMatches: 200, context: 1, ...(cursor !== undefined ? { cursor } : {}) });
+    t.true(bytes(r) <= GREP_BUDGET);
+    seen.push(...[...String(r.structuredContent!.text).matchAll(/^(\d+): /gm)].map((m) => Number(m[1])));
+    cursor = r.structuredContent!.nextCursor as string | undefined;
+    pages++;
+  } while (cursor !== undefined && pages < 50);
+  t.true(pages > 1);
+  t.deepEqual(seen, Array.from({ length: 1000 }, (_, i) => i * 3 + 1));
+});
+
 test('contexts that overlap are merged into one hunk; separate hunks are divided by --', async (t) => {
   const handle = await handleOf('condense_log', hunksFile);
   const r = await call(server.client, 'grep_raw', { handle, pattern: 'MATCH', context: 2 });
