@@ -1,5 +1,6 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { redact } from '../../redact/index.js';
 import { textSource } from '../../source/log-source.js';
 import type { AuditEntry } from '../audit-log.js';
 import { describeCommandPolicy, runGatedCommand, showArgv } from '../commands.js';
@@ -53,11 +54,12 @@ export function registerRunAndCondense(ctx: ServerContext): RegisteredTool {
     },
     async (args, extra) => {
       const signal = ctx.callSignal(extra);
-      const label = `command: ${showArgv(args.command)}`;
+      // The model wrote the argv, but results show nothing unredacted, whoever wrote it.
+      const label = `command: ${redact(showArgv(args.command))}`;
       const audit: AuditEntry = { tool: 'run_and_condense', outcome: 'error', command: { argv: args.command, outcome: 'refused' } };
       try {
         const ran = await ctx.bounded(runGatedCommand(ctx, 'run_and_condense', args.command, extra, signal, audit.command!), signal);
-        const origin = { kind: 'command' as const, argv: args.command };
+        const origin = { kind: 'command' as const, argv: args.command.map(redact) };
         const answer =
           args.as === 'json'
             ? await ctx.bounded(shapeBytes(ctx, ran.result.output, label, origin, { maxLines: args.maxLines, signal, command: ran }), signal)
