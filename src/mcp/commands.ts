@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WispError } from '../errors.js';
@@ -36,7 +36,8 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
     network: ctx.commands.allowNetwork,
     cwd: roots[0],
   };
-  const tmp = sandbox?.needsTmpDir ? mkdtempSync(join(tmpdir(), 'wisp-command-')) : undefined;
+  // A profile matches real paths (macOS's temporary folder is under a symlink).
+  const tmp = sandbox?.needsTmpDir ? realpathSync(mkdtempSync(join(tmpdir(), 'wisp-command-'))) : undefined;
   try {
     audit.outcome = 'failed';
     const result = await runCommand(argv, {
