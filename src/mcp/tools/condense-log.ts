@@ -53,16 +53,16 @@ export function registerCondenseLog(ctx: ServerContext): void {
       description:
         'Condenses a log file, CI output, a macOS crash report or the system log into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time, a redacted example and its continuation lines. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. Reads files inside the allowed roots, inline text, or the system log (last); it runs nothing (see run_and_condense for commands). The result carries a handle; search the full raw text with grep_raw.',
       inputSchema: toolArgs({
-          ...sourceFields,
-          last: z
-            .string()
-            .regex(LAST_PATTERN, 'last is a span of at most a day: a number and s, m, h or d, such as 10m or 2h (at most 86400s, 1440m, 24h or 1d)')
-            .optional()
-            .describe('Read the system log (the systemd journal) for this long back: a number and s, m, h or d, such as 10m or 2h, at most a day (86400s, 1440m, 24h, 1d).'),
-          process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
-          subsystem: z.string().min(1).max(256).optional().describe('With last: only this systemd unit (on macOS, a log subsystem).'),
-          top: topField,
-        }),
+        ...sourceFields,
+        last: z
+          .string()
+          .regex(LAST_PATTERN, 'last is a span of at most a day: a number and s, m, h or d, such as 10m or 2h (at most 86400s, 1440m, 24h or 1d)')
+          .optional()
+          .describe('Read the system log (the systemd journal) for this long back: a number and s, m, h or d, such as 10m or 2h, at most a day (86400s, 1440m, 24h, 1d).'),
+        process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
+        subsystem: z.string().min(1).max(256).optional().describe('With last: only this systemd unit (on macOS, a log subsystem).'),
+        top: topField,
+      }),
       outputSchema: logResultShape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -19,18 +19,18 @@ export function registerGrepRaw(ctx: ServerContext): void {
       title: 'Search a raw payload',
       description: `Searches the full raw text behind a handle from condense_log, json_shape or run_and_condense, for what the condensed view left out: a word, an id, a trace, a time. Searches whole lines of any length; shows matching lines with their line numbers (a long line as windows around each match, with columns), context merged into hunks, redacted, at most ${formatCount(ctx.limits.grepMaxBytes)} bytes an answer, and a cursor for the next page.`,
       inputSchema: toolArgs({
-          handle: z.string().min(1).max(64).describe('The handle from a condense_log, json_shape or run_and_condense result.'),
-          pattern: z.string().min(1).max(1000).describe('Text to find (or a JavaScript regular expression when regex is true).'),
-          regex: z.boolean().optional().describe('Treat pattern as a JavaScript regular expression (default false).'),
-          ignoreCase: z.boolean().optional().describe('Match without regard to case (default false).'),
-          context: z.number().int().min(0).max(10).optional().describe('Lines of context before and after each matching line (default 0); overlapping context is merged.'),
-          maxMatches: z.number().int().min(1).max(200).optional().describe('Matching lines to show at most (default 30); fewer when the answer would pass its byte budget.'),
-          cursor: z
-            .string()
-            .regex(/^[1-9]\d{0,9}:[1-9]\d{0,9}$/)
-            .optional()
-            .describe('Where to start, as "line:column" (1-based): the nextCursor of an earlier answer with the same pattern. Default: the first line.'),
-        }),
+        handle: z.string().min(1).max(64).describe('The handle from a condense_log, json_shape or run_and_condense result.'),
+        pattern: z.string().min(1).max(1000).describe('Text to find (or a JavaScript regular expression when regex is true).'),
+        regex: z.boolean().optional().describe('Treat pattern as a JavaScript regular expression (default false).'),
+        ignoreCase: z.boolean().optional().describe('Match without regard to case (default false).'),
+        context: z.number().int().min(0).max(10).optional().describe('Lines of context before and after each matching line (default 0); overlapping context is merged.'),
+        maxMatches: z.number().int().min(1).max(200).optional().describe('Matching lines to show at most (default 30); fewer when the answer would pass its byte budget.'),
+        cursor: z
+          .string()
+          .regex(/^[1-9]\d{0,9}:[1-9]\d{0,9}$/)
+          .optional()
+          .describe('Where to start, as "line:column" (1-based): the nextCursor of an earlier answer with the same pattern. Default: the first line.'),
+      }),
       outputSchema: {
         handle: z.string(),
         totalMatches: z.number().int().describe('Matching lines in the whole payload.'),

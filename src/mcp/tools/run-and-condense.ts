@@ -24,15 +24,15 @@ export function registerRunAndCondense(ctx: ServerContext): RegisteredTool {
       title: 'Run a command and condense its output',
       description: runDescription(ctx),
       inputSchema: toolArgs({
-          command: z
-            .array(z.string().min(1).max(4096))
-            .min(1)
-            .max(64)
-            .describe('The command as an argv array, run without a shell, e.g. ["npm","test"]; arguments after an allowed prefix may not be flags.'),
-          as: z.enum(['log', 'json']).optional().describe('How to condense the output: "log" (default) or "json".'),
-          top: topField.describe('For as "log": how many groups to show (default 20).'),
-          maxLines: maxLinesField.describe('For as "json": the outline\'s line cap (default 120).'),
-        }),
+        command: z
+          .array(z.string().min(1).max(4096))
+          .min(1)
+          .max(64)
+          .describe('The command as an argv array, run without a shell, e.g. ["npm","test"]; arguments after an allowed prefix may not be flags.'),
+        as: z.enum(['log', 'json']).optional().describe('How to condense the output: "log" (default) or "json".'),
+        top: topField.describe('For as "log": how many groups to show (default 20).'),
+        maxLines: maxLinesField.describe('For as "json": the outline\'s line cap (default 120).'),
+      }),
       outputSchema: {
         ...logResultShape,
         ...shapeResultShape,
