@@ -20,11 +20,11 @@ test('the built server over stdio with the SDK client: condense_log, then grep_r
     const r = (await client.callTool({ name: 'condense_log', arguments: { path: log } })) as unknown as { structuredContent: { handle: string; totals: { lines: number } } };
     t.is(r.structuredContent.totals.lines, javaServiceLog(3_000).split('\n').length - 1);
     const g = (await client.callTool({ name: 'grep_raw', arguments: { handle: r.structuredContent.handle, pattern: 'Caused by', maxMatches: 2 } })) as unknown as {
-      structuredContent: { totalMatches: number; matches: { line: number; text: string }[] };
+      structuredContent: { totalMatches: number; shown: number; text: string };
     };
     t.true(g.structuredContent.totalMatches > 2);
-    t.is(g.structuredContent.matches.length, 2);
-    t.regex(g.structuredContent.matches[0]!.text, /^Caused by: java\.net\.SocketTimeoutException/);
+    t.is(g.structuredContent.shown, 2);
+    t.regex(g.structuredContent.text, /^\d+: Caused by: java\.net\.SocketTimeoutException/m);
   } finally {
     await client.close();
   }
@@ -37,15 +37,15 @@ test('MCP Inspector CLI: tools/list and tools/call', async (t) => {
   const list = await run(inspector, ['--cli', process.execPath, ...serverArgs('insp'), '--method', 'tools/list', '--format', 'json'], { timeout: 60_000 });
   const listed = JSON.parse(list.stdout) as { result?: { tools: { name: string }[] }; tools?: { name: string }[] };
   const names = (listed.result ?? listed).tools!.map((x) => x.name).sort();
-  t.deepEqual(names, ['condense_log', 'grep_raw', 'json_shape', 'system_info']);
+  t.deepEqual(names, ['condense_log', 'grep_raw', 'json_shape', 'run_and_condense', 'system_info']);
 
   const callArgs = (args: object): string[] => [
     '--cli', process.execPath, ...serverArgs('insp'),
     '--method', 'tools/call', '--tool-name', 'condense_log', '--tool-args-json', JSON.stringify(args), '--format', 'json',
   ];
   const called = await run(inspector, callArgs({ path: log, top: 3 }), { timeout: 60_000 });
-  const result = JSON.parse(called.stdout).result as { structuredContent: { groups: unknown[]; handle: string } };
-  t.is(result.structuredContent.groups.length, 3);
+  const result = JSON.parse(called.stdout).result as { structuredContent: { text: string; handle: string } };
+  t.is((result.structuredContent.text.match(/^#\d+ /gm) ?? []).length, 3);
   t.regex(result.structuredContent.handle, /^raw_/);
 
   // Exit status 5 is the Inspector's way of saying the tool returned isError.

@@ -1,8 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isWispError } from '../errors.js';
+import { isWispError, WispError } from '../errors.js';
 import { WorkerPool, defaultThreadCount } from '../pool/worker-pool.js';
+import { findSandbox, type Sandbox } from '../source/sandbox.js';
 import type { AuditLog } from './audit-log.js';
 import type { RawStore } from './raw-store.js';
 import type { AllowedRoots } from './roots.js';
@@ -16,6 +17,10 @@ export interface ServerLimits {
   commandMaxBytes: number;
   /** Inline `text` sources, in characters. */
   maxTextChars: number;
+  /** A condensing result's structuredContent, as JSON, in bytes (the text inside it included). */
+  resultMaxBytes: number;
+  /** A grep_raw answer's structuredContent, as JSON, in bytes. */
+  grepMaxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -23,7 +28,21 @@ export const DEFAULT_LIMITS: ServerLimits = {
   commandTimeoutMs: 30_000,
   commandMaxBytes: 8 * 1024 * 1024,
   maxTextChars: 1_000_000,
+  resultMaxBytes: 12 * 1024,
+  grepMaxBytes: 16 * 1024,
 };
+
+/** How commands may run: which without asking, and inside what. */
+export interface CommandPolicy {
+  /** Argv prefixes allowed without asking (`['git', 'diff']`). */
+  allow: string[][];
+  /** False with --no-sandbox: commands run unconfined. */
+  sandbox: boolean;
+  /** Whether sandboxed commands may reach the network. */
+  allowNetwork: boolean;
+  /** Environment variables passed to commands besides the base few. */
+  passEnv: string[];
+}
 
 /** What every tool handler shares: one per server. */
 export class ServerContext {
@@ -31,17 +50,28 @@ export class ServerContext {
   readonly roots: AllowedRoots;
   readonly store: RawStore;
   readonly audit: AuditLog;
-  readonly allowCommands: string[][];
+  readonly commands: CommandPolicy;
   readonly limits: ServerLimits;
+  /** Hidden from commands, like the secrets: the payloads and the audit log. */
+  readonly stateDir: string;
+  readonly #closing = new AbortController();
   #pool: Promise<WorkerPool> | undefined;
+  #sandbox: Promise<Sandbox> | undefined;
 
-  constructor(init: { server: McpServer; roots: AllowedRoots; store: RawStore; audit: AuditLog; allowCommands: string[][]; limits: ServerLimits }) {
+  constructor(init: { server: McpServer; roots: AllowedRoots; store: RawStore; audit: AuditLog; commands: CommandPolicy; limits: ServerLimits; stateDir: string }) {
     this.server = init.server;
     this.roots = init.roots;
     this.store = init.store;
     this.audit = init.audit;
-    this.allowCommands = init.allowCommands;
+    this.commands = init.commands;
     this.limits = init.limits;
+    this.stateDir = init.stateDir;
+  }
+
+  /** The machine's sandbox, looked for once; a WISP_UNAVAILABLE error where there is none. */
+  sandbox(): Promise<Sandbox> {
+    this.#sandbox ??= findSandbox();
+    return this.#sandbox;
   }
 
   /** The worker pool, started on first use and kept warm for the next call. */
@@ -50,14 +80,40 @@ export class ServerContext {
     return this.#pool;
   }
 
+  /** Stops every call still running (their commands too), then the threads and the store. */
   async close(): Promise<void> {
+    this.#closing.abort(new WispError('WISP_CANCELLED', 'the server is shutting down'));
+    this.store.close();
     if (this.#pool !== undefined) await (await this.#pool).close();
   }
 
-  /** The client's cancellation and the server's own deadline, as one signal. */
+  /** The client's cancellation, the server's own deadline and its shutdown, as one signal. */
   callSignal(extra: ToolExtra): AbortSignal {
-    return AbortSignal.any([extra.signal, AbortSignal.timeout(this.limits.deadlineMs)]);
+    return AbortSignal.any([extra.signal, AbortSignal.timeout(this.limits.deadlineMs), this.#closing.signal]);
   }
+
+  /**
+   * `work`, or an error as soon as `signal` fires: a call ends by its deadline even if what
+   * it waits for never does (a read stuck in the kernel cannot be interrupted).
+   */
+  bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => reject(abortError(signal, this.limits.deadlineMs));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+}
+
+/** Why a call's signal fired, as the error the model reads. */
+export function abortError(signal: AbortSignal, deadlineMs: number): WispError {
+  const reason = signal.reason as { name?: string } | undefined;
+  if (reason instanceof WispError) return reason;
+  if (reason?.name === 'TimeoutError') {
+    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline');
+  }
+  return new WispError('WISP_CANCELLED', 'the call was cancelled by the client');
 }
 
 /** A tool error as the model sees it: what went wrong, its code, and what to do. */

@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WispError } from '../errors.js';
@@ -12,9 +13,24 @@ import { WispError } from '../errors.js';
 export class AllowedRoots {
   readonly #fixed: string[];
   #fromClient: string[] = [];
+  /** Settled once the client's roots are known (or known not to come): no path is judged before. */
+  readonly #ready: Promise<void>;
+  #markReady!: () => void;
 
   private constructor(fixed: string[]) {
     this.#fixed = fixed;
+    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+  }
+
+  /** Called when the client's first roots answer is in, or when it offers none. */
+  markReady(): void {
+    this.#markReady();
+  }
+
+  /** The roots, once the client's are known. */
+  async current(): Promise<string[]> {
+    await this.#ready;
+    return this.list();
   }
 
   static async fromFlags(dirs: string[]): Promise<AllowedRoots> {
@@ -49,7 +65,7 @@ export class AllowedRoots {
 
   /** The real path of `path` if it is inside a root; otherwise a WispError naming the roots. */
   async check(path: string): Promise<string> {
-    const roots = this.list();
+    const roots = await this.current();
     if (!isAbsolute(path)) {
       throw new WispError('WISP_PATH_NOT_ALLOWED', `path must be absolute, got '${path}'`, rootsHint(roots));
     }
@@ -73,6 +89,28 @@ export class AllowedRoots {
     }
     return real;
   }
+}
+
+const SPECIAL_KINDS: [(s: Stats) => boolean, string][] = [
+  [(s) => s.isFIFO(), 'a FIFO (named pipe)'],
+  [(s) => s.isSocket(), 'a socket'],
+  [(s) => s.isCharacterDevice(), 'a character device'],
+  [(s) => s.isBlockDevice(), 'a block device'],
+];
+
+/**
+ * The real path of a regular file inside the roots. FIFOs, sockets and devices are refused
+ * before anything opens them: opening a FIFO for reading waits for a writer, forever.
+ */
+export async function checkRegularFile(roots: AllowedRoots, path: string): Promise<string> {
+  const real = await roots.check(path);
+  const info = await stat(real);
+  if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`, 'name a file inside it');
+  for (const [is, what] of SPECIAL_KINDS) {
+    if (is(info)) throw new WispError('WISP_NOT_A_FILE', `${path} is ${what}, not a regular file; wisp reads regular files only, since reading it could wait forever`, 'copy its content into a file, or pass short content as text');
+  }
+  if (!info.isFile()) throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
+  return real;
 }
 
 function rootsHint(roots: string[]): string {

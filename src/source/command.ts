@@ -19,6 +19,12 @@ export interface RunCommandOptions {
   maxBytes: number;
   signal?: AbortSignal;
   cwd?: string;
+  /** The environment the command gets (default: this process's). */
+  env?: Record<string, string>;
+  /** What is actually started, when argv runs wrapped (inside a sandbox); argv is still what results name. */
+  spawnArgv?: string[];
+  /** Called once the process has started. */
+  onStart?: () => void;
 }
 
 /** After a timeout's SIGTERM, how long a command gets before SIGKILL. */
@@ -30,10 +36,18 @@ const KILL_GRACE_MS = 2000;
  * output is often the point. Only a command that cannot start at all throws.
  */
 export function runCommand(argv: string[], options: RunCommandOptions): Promise<CommandResult> {
-  const [file, ...args] = argv;
-  if (file === undefined || file === '') throw new WispError('WISP_BAD_ARGUMENT', 'command must name a program');
+  if (argv[0] === undefined || argv[0] === '') throw new WispError('WISP_BAD_ARGUMENT', 'command must name a program');
+  const [file, ...args] = options.spawnArgv ?? argv;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, windowsHide: true });
+    // A process group of its own, so that stopping it stops what it started too.
+    const child = spawn(file!, args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let droppedBytes = 0;
@@ -48,18 +62,28 @@ export function runCommand(argv: string[], options: RunCommandOptions): Promise<
         droppedBytes += d.length;
       }
     };
+    if (options.onStart !== undefined) child.once('spawn', options.onStart);
     child.stdout.on('data', take);
     child.stderr.on('data', take);
+    const signalGroup = (sig: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, sig);
+        else child.kill(sig);
+      } catch {
+        // Already gone.
+      }
+    };
     const kill = (): void => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+      signalGroup('SIGTERM');
+      setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
     }, options.timeoutMs);
     const onAbort = (): void => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) kill();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (err) => {
       if (settled) return;
       settled = true;

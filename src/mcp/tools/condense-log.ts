@@ -1,38 +1,35 @@
-import { clip } from '../../render/clip.js';
-import { formatCount } from '../../render/numbers.js';
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
+import { WispError } from '../../errors.js';
 import { condenseLog } from '../../log/condense-log.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
 import type { CondenseResult } from '../../log/result.js';
 import { renderLogText } from '../../render/log-text.js';
-import { commandWarning, type CommandResult } from '../../source/command.js';
+import { formatCount } from '../../render/numbers.js';
 import { journalSource } from '../../source/journal-source.js';
 import { fileSource, textSource, type LogSource } from '../../source/log-source.js';
-import { WispError } from '../../errors.js';
-import { mb, progressReporter, toolError, type ServerContext } from '../context.js';
-import type { RawPayload } from '../raw-store.js';
-import { commandFields, resolveSource, sourceFields, sourceLabel } from '../sources.js';
+import type { AuditEntry } from '../audit-log.js';
+import { mb, progressReporter, toolError, type ServerContext, type ToolExtra } from '../context.js';
+import type { PayloadOrigin } from '../raw-store.js';
+import { fitAnswer, type ToolAnswer } from '../result.js';
+import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
+import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
+import { toolArgs } from '../schema.js';
 
-/** The MCP result shows fewer groups than the CLI: a few KB, not ten. */
-const MCP_TOP = 20;
-const MCP_TEXT_BUDGET = 6000;
+/** The MCP result shows fewer groups than the CLI by default: a few KB, not ten. */
+export const MCP_TOP = 20;
 
-const groupShape = z.object({
-  rank: z.number().int(),
-  severity: z.enum(['critical', 'error', 'warning', 'notice', 'info', 'debug']),
-  count: z.number().int(),
-  lines: z.number().int(),
-  template: z.string(),
-  example: z.string(),
-  firstLine: z.number().int(),
-  lastLine: z.number().int(),
-  firstTime: z.string().nullable(),
-  lastTime: z.string().nullable(),
-});
+/**
+ * `last` as the schema bounds it: a span of at most a day (86400s, 1440m, 24h, 1d), so a
+ * client sees the limit in the schema rather than in a refusal.
+ */
+export const LAST_PATTERN = /^(?:[1-9]\d{0,3}s|[1-7]\d{4}s|8[0-5]\d{3}s|86[0-3]\d{2}s|86400s|[1-9]\d{0,2}m|1[0-3]\d{2}m|14[0-3]\dm|1440m|[1-9]h|1\dh|2[0-4]h|1d)$/;
 
-const outputShape = {
-  handle: z.string().describe('Handle to exactly the bytes read: search them with grep_raw, or read wisp://raw/{handle}.'),
+export const topField = z.number().int().min(1).max(100).optional().describe(`How many groups to rank and show (default ${MCP_TOP}); the text stays within the result budget whatever this says, and says how many it left out.`);
+
+/** The facts beside the text: what a program needs without reading it. */
+export const logResultShape = {
+  handle: z.string().describe('Handle to exactly the bytes read: search them with grep_raw, or read wisp://raw/{handle}?from=N.'),
   source: z.string(),
   kind: z.enum(['log', 'crash']),
   format: z.string(),
@@ -43,17 +40,9 @@ const outputShape = {
     cutLines: z.number().int().describe('Lines of 64 KiB or more, cut to 64 KiB.'),
   }),
   totals: z.object({ lines: z.number().int(), records: z.number().int(), groups: z.number().int() }).optional(),
-  groups: z.array(groupShape).optional(),
-  omitted: z
-    .object({
-      groups: z.number().int(),
-      lines: z.number().int(),
-      bySeverity: z.record(z.string(), z.object({ groups: z.number().int(), lines: z.number().int() })),
-    })
-    .optional(),
-  crash: z.record(z.string(), z.unknown()).optional().describe('For a crash report: its parsed fields.'),
-  exitStatus: z.number().int().nullable().optional().describe('For a command: its exit status (null when a signal ended it).'),
-  timedOut: z.boolean().optional(),
+  omitted: z.object({ groups: z.number().int(), lines: z.number().int() }).optional().describe('Groups and lines past `top`.'),
+  command: commandFactsShape.optional(),
+  text: z.string().describe('The whole condensed result as the model should read it: boundary, notes, groups with examples, continuation and cause lines.'),
 };
 
 export function registerCondenseLog(ctx: ServerContext): void {
@@ -62,124 +51,112 @@ export function registerCondenseLog(ctx: ServerContext): void {
     {
       title: 'Condense a log',
       description:
-        'Condenses a log, CI output, a command\'s output or a macOS crash report into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time and a redacted example. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. The result carries a handle; search the full raw text with grep_raw.',
-      inputSchema: {
+        'Condenses a log file, CI output, a macOS crash report or the system log into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time, a redacted example and its continuation lines. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. Reads files inside the allowed roots, inline text, or the system log (last); it runs nothing (see run_and_condense for commands). The result carries a handle; search the full raw text with grep_raw.',
+      inputSchema: toolArgs({
         ...sourceFields,
         last: z
           .string()
-          .regex(/^[1-9]\d{0,4}[smhd]$/)
+          .regex(LAST_PATTERN, 'last is a span of at most a day: a number and s, m, h or d, such as 10m or 2h (at most 86400s, 1440m, 24h or 1d)')
           .optional()
-          .describe('Read the system log (the systemd journal) for this long back, such as 10m or 2h, at most 1d.'),
+          .describe('Read the system log (the systemd journal) for this long back: a number and s, m, h or d, such as 10m or 2h, at most a day (86400s, 1440m, 24h, 1d).'),
         process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
         subsystem: z.string().min(1).max(256).optional().describe('With last: only this systemd unit (on macOS, a log subsystem).'),
-        top: z.number().int().min(1).max(100).optional().describe(`How many groups to show (default ${MCP_TOP}).`),
-      },
-      outputSchema: outputShape,
-      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+        top: topField,
+      }),
+      outputSchema: logResultShape,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
       const signal = ctx.callSignal(extra);
-      const progress = progressReporter(extra);
-      let label = sourceLabel(args);
-      let command: CommandResult | undefined;
+      const audit: AuditEntry = { tool: 'condense_log', source: args.last !== undefined ? `journal (last ${args.last})` : sourceLabel(args), outcome: 'error' };
       try {
         if ((args.process !== undefined || args.subsystem !== undefined) && args.last === undefined) {
           throw new WispError('WISP_BAD_ARGUMENT', 'process and subsystem filter the system log: give last too');
         }
+        exactlyOne(args, ['path', 'text', 'last']);
         let source: LogSource;
+        let origin: PayloadOrigin;
         let notes: string[] = [];
-        if (args.last !== undefined && args.path === undefined && args.text === undefined && args.command === undefined) {
+        if (args.last !== undefined) {
           const journal = journalSource({
             last: args.last,
             ...(args.process !== undefined ? { process: args.process } : {}),
             ...(args.subsystem !== undefined ? { subsystem: args.subsystem } : {}),
             signal,
           });
-          label = journal.name;
+          audit.source = journal.name;
           source = journal;
           notes = journal.notes;
+          origin = { kind: 'journal' };
         } else {
-          const resolved = await resolveSource(ctx, 'condense_log', args, extra, signal);
-          if (resolved.kind === 'path') source = fileSource(resolved.path);
-          else if (resolved.kind === 'text') source = textSource('text', resolved.text);
-          else {
-            command = resolved.result;
-            source = textSource(label, command.output);
-          }
+          const resolved = await resolveSource(ctx, args);
+          source = resolved.kind === 'path' ? fileSource(resolved.path) : textSource('text', resolved.text);
+          origin = originOf(resolved);
         }
-        const writer = ctx.store.begin(label);
-        let result: CondenseResult;
-        try {
-          result = await condenseLog(
-            [source],
-            {
-              top: args.top ?? MCP_TOP,
-              maxBytes: AGENT_MAX_BYTES,
-              signal,
-              tap: (bytes) => writer.write(bytes),
-              onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
-            },
-            await ctx.pool(),
-          );
-        } catch (err) {
-          writer.abandon();
-          throw err;
-        }
-        const payload = writer.finish();
-        if (result.kind === 'log') result.read.notes.push(...notes);
-        ctx.audit.record({ tool: 'condense_log', source: label, outcome: 'ok', bytes: result.read.bytes, ...commandFields(command) });
-        return {
-          content: [{ type: 'text' as const, text: renderText(result, payload, command) }],
-          structuredContent: structured(result, payload, label, command),
-        };
+        const result = await ctx.bounded(condenseSource(ctx, source, audit.source!, origin, { top: args.top, signal, extra, notes }), signal);
+        audit.outcome = 'ok';
+        audit.bytes = (result.structuredContent.read as { bytes: number }).bytes;
+        return result;
       } catch (err) {
-        ctx.audit.record({ tool: 'condense_log', source: label, outcome: 'error', error: (err as Error).message, ...commandFields(command) });
+        audit.error = (err as Error).message;
         return toolError(err);
       } finally {
-        progress.stop();
+        ctx.audit.record(audit);
       }
     },
   );
 }
 
-function renderText(r: CondenseResult, payload: RawPayload, command: CommandResult | undefined): string {
-  const parts: string[] = [];
-  const warning = command !== undefined ? commandWarning(command) : undefined;
-  if (warning !== undefined) parts.push(warning);
-  if (command !== undefined && command.droppedBytes > 0) parts.push(`note: the command printed ${mb(command.droppedBytes)} MB more than kept; the last part was kept`);
-  if (r.kind === 'crash') parts.push(`read ${r.read.bytes} bytes (format: ${r.format})\n${renderCrashReport(r.report)}`);
-  else parts.push(renderLogText(r, MCP_TEXT_BUDGET).trimEnd());
-  parts.push(`raw: ${payload.handle} (${formatCount(payload.lines)} lines kept; search with grep_raw, read ranges at wisp://raw/${payload.handle}?from=N&to=M)`);
-  return `${parts.join('\n')}\n`;
+export interface CondenseCall {
+  top: number | undefined;
+  signal: AbortSignal;
+  extra: ToolExtra;
+  /** What the source could not see (another user's journal entries), for the result's notes. */
+  notes?: string[];
+  /** For a command's output: what the result says first. */
+  command?: CommandOutcome;
 }
 
-function structured(r: CondenseResult, payload: RawPayload, label: string, command: CommandResult | undefined): Record<string, unknown> {
-  const base = {
-    handle: payload.handle,
-    source: label,
-    kind: r.kind,
-    format: r.format,
-    ...commandFields(command),
-  };
-  if (r.kind === 'crash') {
-    return { ...base, read: { bytes: r.read.bytes, lines: r.read.lines, skippedHeadBytes: 0, cutLines: 0 }, crash: r.report as unknown as Record<string, unknown> };
+/** Condenses one source, keeps its bytes behind a handle, and renders the answer within budget. */
+export async function condenseSource(ctx: ServerContext, source: LogSource, label: string, origin: PayloadOrigin, call: CondenseCall): Promise<ToolAnswer> {
+  const progress = progressReporter(call.extra);
+  const writer = ctx.store.begin(label);
+  let result: CondenseResult;
+  try {
+    result = await condenseLog(
+      [source],
+      {
+        top: call.top ?? MCP_TOP,
+        maxBytes: AGENT_MAX_BYTES,
+        signal: call.signal,
+        tap: (bytes) => writer.write(bytes),
+        onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
+      },
+      await ctx.pool(),
+    );
+  } catch (err) {
+    writer.abandon();
+    throw err;
+  } finally {
+    progress.stop();
   }
-  return {
-    ...base,
-    read: { bytes: r.read.bytes, lines: r.read.lines, skippedHeadBytes: r.read.skippedHeadBytes, cutLines: r.read.cutLines },
-    totals: r.totals,
-    groups: r.groups.map((g) => ({
-      rank: g.rank,
-      severity: g.severity,
-      count: g.count,
-      lines: g.lines,
-      template: clip(g.template, 200),
-      example: clip(g.example, 240),
-      firstLine: g.firstLine,
-      lastLine: g.lastLine,
-      firstTime: g.firstTime,
-      lastTime: g.lastTime,
-    })),
-    omitted: { groups: r.omitted.groups, lines: r.omitted.lines, bySeverity: r.omitted.bySeverity },
-  };
+  const skipped = result.kind === 'log' ? result.read.skippedHeadBytes : 0;
+  const payload = writer.finish({ notStoredBytes: skipped + (call.command?.result.droppedBytes ?? 0), origin });
+  if (result.kind === 'log') result.read.notes.push(...(call.notes ?? []));
+
+  const facts: Record<string, unknown> = { handle: payload.handle, source: label, kind: result.kind, format: result.format };
+  if (result.kind === 'log') {
+    facts.read = { bytes: result.read.bytes, lines: result.read.lines, skippedHeadBytes: result.read.skippedHeadBytes, cutLines: result.read.cutLines };
+    facts.totals = result.totals;
+    facts.omitted = { groups: result.omitted.groups, lines: result.omitted.lines };
+  } else {
+    facts.read = { bytes: result.read.bytes, lines: result.read.lines, skippedHeadBytes: 0, cutLines: 0 };
+  }
+  if (call.command !== undefined) facts.command = commandFacts(call.command);
+
+  const before = call.command !== undefined ? commandPreamble(call.command) : '';
+  const after = `raw: ${payload.handle} (${formatCount(payload.lines)} lines kept; search with grep_raw, read lines at wisp://raw/${payload.handle}?from=N)\n`;
+  const body = (budget: number): string =>
+    result.kind === 'crash' ? `read ${formatCount(result.read.bytes)} bytes (format: ${result.format})\n${renderCrashReport(result.report)}` : renderLogText(result, budget);
+  return fitAnswer(facts, (budget) => `${before}${body(budget - before.length - after.length).trimEnd()}\n${after}`, ctx.limits.resultMaxBytes);
 }

@@ -1,119 +1,125 @@
-import { formatCount } from '../../render/numbers.js';
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { WispError } from '../../errors.js';
-import { readLines } from '../../grep/grep-file.js';
 import { grepInThread } from '../../grep/grep-in-thread.js';
-import { toolError, type ServerContext } from '../context.js';
+import { formatCount } from '../../render/numbers.js';
+import type { AuditEntry } from '../audit-log.js';
+import { showArgv } from '../commands.js';
+import { mb, toolError, type ServerContext } from '../context.js';
+import type { RawPayload } from '../raw-store.js';
+import { fitAnswer } from '../result.js';
+import { toolArgs } from '../schema.js';
 
 const GREP_TIMEOUT_MS = 10_000;
-/** The raw resource returns at most this much text a read. */
-const RESOURCE_MAX_CHARS = 256 * 1024;
-const RESOURCE_MAX_LINES = 5000;
+/** Room kept in the answer for its header, footer and facts. */
+const FRAME_BYTES = 1536;
 
 export function registerGrepRaw(ctx: ServerContext): void {
   ctx.server.registerTool(
     'grep_raw',
     {
       title: 'Search a raw payload',
-      description:
-        'Searches the full raw text behind a handle from condense_log or json_shape, for what the condensed view left out: a word, an id, a trace, a time. Returns matching lines with their line numbers (redacted, bounded) and how many more matched.',
-      inputSchema: {
-        handle: z.string().min(1).max(64).describe('The handle from a condense_log or json_shape result.'),
-        pattern: z.string().min(1).max(1000).describe('Text to find (or a regular expression when regex is true).'),
+      description: `Searches the full raw text behind a handle from condense_log, json_shape or run_and_condense, for what the condensed view left out: a word, an id, a trace, a time. Searches whole lines of any length; shows matching lines with their line numbers (a long line as windows around each match, with columns), context merged into hunks, redacted, at most ${formatCount(ctx.limits.grepMaxBytes)} bytes an answer, and a cursor for the next page.`,
+      inputSchema: toolArgs({
+        handle: z.string().min(1).max(64).describe('The handle from a condense_log, json_shape or run_and_condense result.'),
+        pattern: z.string().min(1).max(1000).describe('Text to find (or a JavaScript regular expression when regex is true).'),
         regex: z.boolean().optional().describe('Treat pattern as a JavaScript regular expression (default false).'),
         ignoreCase: z.boolean().optional().describe('Match without regard to case (default false).'),
-        context: z.number().int().min(0).max(10).optional().describe('Lines of context before and after each match (default 0).'),
-        maxMatches: z.number().int().min(1).max(200).optional().describe('How many matches to return (default 30).'),
-      },
+        context: z.number().int().min(0).max(10).optional().describe('Lines of context before and after each matching line (default 0); overlapping context is merged.'),
+        maxMatches: z.number().int().min(1).max(200).optional().describe('Matching lines to show at most (default 30); fewer when the answer would pass its byte budget.'),
+        cursor: z
+          .string()
+          .regex(/^[1-9]\d{0,9}:[1-9]\d{0,9}$/)
+          .optional()
+          .describe('Where to start, as "line:column" (1-based): the nextCursor of an earlier answer with the same pattern. Default: the first line.'),
+      }),
       outputSchema: {
         handle: z.string(),
-        totalMatches: z.number().int(),
-        shown: z.number().int(),
+        totalMatches: z.number().int().describe('Matching lines in the whole payload.'),
+        shown: z.number().int().describe('Matching lines shown in this answer.'),
         linesScanned: z.number().int(),
-        matches: z.array(z.object({ line: z.number().int(), text: z.string(), before: z.array(z.string()), after: z.array(z.string()) })),
+        nextCursor: z.string().optional().describe('Pass as cursor for the next page; absent when nothing more matches.'),
+        notStored: z
+          .object({ bytes: z.number().int(), how: z.string() })
+          .optional()
+          .describe('When the payload is only the tail of its source: what was not stored (and so not searched), and how to search it.'),
+        text: z.string().describe('The answer as the model should read it: a header, the hunks, and what to ask next.'),
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
+      const audit: AuditEntry = { tool: 'grep_raw', source: args.handle, outcome: 'error' };
+      const signal = ctx.callSignal(extra);
       try {
         const payload = ctx.store.get(args.handle);
-        const result = await grepInThread(
-          payload.file,
-          { pattern: args.pattern, regex: args.regex ?? false, ignoreCase: args.ignoreCase ?? false, context: args.context ?? 0, maxMatches: args.maxMatches ?? 30 },
-          GREP_TIMEOUT_MS,
-          ctx.callSignal(extra),
+        const [line, column] = (args.cursor ?? '1:1').split(':').map(Number) as [number, number];
+        const frame = FRAME_BYTES + Buffer.byteLength(JSON.stringify(args.pattern));
+        const result = await ctx.bounded(
+          grepInThread(
+            payload.file,
+            {
+              pattern: args.pattern,
+              regex: args.regex ?? false,
+              ignoreCase: args.ignoreCase ?? false,
+              context: args.context ?? 0,
+              maxMatches: args.maxMatches ?? 30,
+              from: { line, column },
+              maxBytes: ctx.limits.grepMaxBytes - frame,
+            },
+            GREP_TIMEOUT_MS,
+            signal,
+          ),
+          signal,
         );
-        ctx.audit.record({ tool: 'grep_raw', source: args.handle, outcome: 'ok', bytes: payload.bytes });
-        const shown = result.matches.length;
-        const more = result.totalMatches - shown;
-        let text = `${formatCount(result.totalMatches)} matching lines of ${formatCount(result.linesScanned)} in ${args.handle}${more > 0 ? `; showing the first ${shown}, ${formatCount(more)} more` : ''}\n`;
-        for (const m of result.matches) {
-          for (const [i, b] of m.before.entries()) text += `  ${m.line - m.before.length + i}- ${b}\n`;
-          text += `  ${m.line}: ${m.text}\n`;
-          for (const [i, a] of m.after.entries()) text += `  ${m.line + i + 1}+ ${a}\n`;
+        audit.outcome = 'ok';
+        audit.bytes = payload.bytes;
+
+        const notStored = payload.notStoredBytes > 0 ? { bytes: payload.notStoredBytes, how: howToSearchRest(payload, args) } : undefined;
+        let head = `${formatCount(result.totalMatches)} matching lines of ${formatCount(result.linesScanned)} in ${args.handle}`;
+        if (result.shown > 0) {
+          const range = result.firstShownLine === result.lastShownLine ? `line ${formatCount(result.firstShownLine!)}` : `lines ${formatCount(result.firstShownLine!)}-${formatCount(result.lastShownLine!)}`;
+          head += `; showing ${formatCount(result.shown)} (${range})`;
+        } else if (result.totalMatches > 0) {
+          head += '; none from the cursor on';
         }
-        return {
-          content: [{ type: 'text' as const, text }],
-          structuredContent: { handle: args.handle, totalMatches: result.totalMatches, shown, linesScanned: result.linesScanned, matches: result.matches },
+        if (result.matchesBefore > 0) head += `, ${formatCount(result.matchesBefore)} before the cursor`;
+        head += '\n';
+        if (notStored !== undefined) {
+          head += `note: this payload is the last ${mb(payload.bytes)} MB of ${payload.source}; the first ${mb(notStored.bytes)} MB were not stored and were not searched: ${notStored.how}\n`;
+        }
+        let foot = '';
+        if (result.nextCursor !== undefined) {
+          const why = result.stoppedBy === 'maxMatches' ? `maxMatches (${args.maxMatches ?? 30})` : `the ${formatCount(ctx.limits.grepMaxBytes)}-byte answer budget`;
+          foot = `more matches follow (this page stopped at ${why}): call grep_raw again with cursor "${result.nextCursor}"\n`;
+        }
+        const facts = {
+          handle: args.handle,
+          totalMatches: result.totalMatches,
+          shown: result.shown,
+          linesScanned: result.linesScanned,
+          ...(result.nextCursor !== undefined ? { nextCursor: result.nextCursor } : {}),
+          ...(notStored !== undefined ? { notStored } : {}),
         };
+        return fitAnswer(facts, () => `${head}${result.text}${foot}`, ctx.limits.grepMaxBytes);
       } catch (err) {
-        ctx.audit.record({ tool: 'grep_raw', source: args.handle, outcome: 'error', error: (err as Error).message });
+        audit.error = (err as Error).message;
         return toolError(err);
+      } finally {
+        ctx.audit.record(audit);
       }
     },
   );
-
-  const read = (uri: URL, variables: Record<string, string | string[]>) => {
-    const handle = String(variables.handle);
-    const payload = ctx.store.get(handle);
-    const from = lineNumber(variables.from, 1);
-    const to = Math.min(lineNumber(variables.to, from + RESOURCE_MAX_LINES - 1), from + RESOURCE_MAX_LINES - 1);
-    if (to < from) throw new WispError('WISP_BAD_ARGUMENT', `to (${to}) is before from (${from})`);
-    const { lines, cut } = readLines(payload.file, from, to, RESOURCE_MAX_CHARS);
-    const last = from + lines.length - 1;
-    const note = cut || last < Math.min(to, payload.lines) ? `\n[wisp: lines ${from}-${last} of ${payload.lines} shown; ask for ?from=${last + 1} for more]` : '';
-    ctx.audit.record({ tool: 'resource:raw', source: handle, outcome: 'ok', bytes: payload.bytes });
-    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: lines.join('\n') + note }] };
-  };
-  // Two templates, the one with the query first: `{handle}` alone would swallow `?from=..`,
-  // and a template with a query part matches only URIs that have one.
-  ctx.server.registerResource(
-    'raw-lines',
-    new ResourceTemplate('wisp://raw/{handle}{?from,to}', { list: undefined }),
-    {
-      title: 'Raw payload lines',
-      description: `Lines from..to (1-based) of a raw payload, at most ${formatCount(RESOURCE_MAX_LINES)} lines or 256 KB a read (redacted).`,
-      mimeType: 'text/plain',
-    },
-    read,
-  );
-  ctx.server.registerResource(
-    'raw',
-    new ResourceTemplate('wisp://raw/{handle}', {
-      list: () => ({
-        resources: ctx.store.list().map((p) => ({
-          uri: `wisp://raw/${p.handle}`,
-          name: p.handle,
-          description: `${p.source}: ${formatCount(p.lines)} lines, ${formatCount(p.bytes)} bytes`,
-          mimeType: 'text/plain',
-        })),
-      }),
-    }),
-    {
-      title: 'Raw payloads',
-      description: `Exactly what a condense_log call read, by handle (redacted; the first ${formatCount(RESOURCE_MAX_LINES)} lines or 256 KB).`,
-      mimeType: 'text/plain',
-    },
-    read,
-  );
 }
 
-function lineNumber(v: string | string[] | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  const s = Array.isArray(v) ? v[0] : v;
-  if (s === undefined || !/^\d{1,10}$/.test(s) || Number(s) < 1) {
-    throw new WispError('WISP_BAD_ARGUMENT', `line numbers are whole numbers from 1, got '${String(s)}'`);
+/** How to search what the payload does not hold: the source itself, by the agent's own means. */
+function howToSearchRest(p: RawPayload, args: { pattern: string; regex?: boolean | undefined; ignoreCase?: boolean | undefined }): string {
+  const o = p.origin;
+  if (o.kind === 'file') {
+    const tool = o.path.endsWith('.gz') ? 'zgrep' : 'grep';
+    const flags = `-n${args.ignoreCase ? 'i' : ''}${args.regex ? 'P' : 'F'}`;
+    return `search the whole file on the command line: ${tool} ${flags} -e ${shellQuote(args.pattern)} ${shellQuote(o.path)}`;
   }
-  return Number(s);
+  if (o.kind === 'command') return `run ${showArgv(o.argv)} with its output sent to a file inside a root, then grep that file (or condense_log its path)`;
+  if (o.kind === 'journal') return 'read a shorter span with condense_log last, or filter it with process or subsystem';
+  return 'pass the text in smaller parts';
 }
+
+const shellQuote = (s: string): string => (/^[\w./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

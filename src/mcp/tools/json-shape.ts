@@ -1,14 +1,34 @@
-import { formatCount } from '../../render/numbers.js';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { WispError } from '../../errors.js';
-import { jsonShape, type ShapeTreeNode } from '../../shape/index.js';
-import { commandFailed, commandWarning, type CommandResult } from '../../source/command.js';
+import { formatCount } from '../../render/numbers.js';
+import { jsonShape, type ShapeReport } from '../../shape/index.js';
+import { commandFailed, commandWarning } from '../../source/command.js';
+import type { AuditEntry } from '../audit-log.js';
 import { toolError, type ServerContext } from '../context.js';
-import { commandFields, resolveSource, sourceFields, sourceLabel } from '../sources.js';
+import type { PayloadOrigin } from '../raw-store.js';
+import { fitAnswer, jsonBytes, type ToolAnswer } from '../result.js';
+import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
+import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
+import { toolArgs } from '../schema.js';
 
 /** The agent path's cap (ADR 0032): larger JSON is refused, never cut (a cut document does not parse). */
-const MAX_JSON_BYTES = 16 * 1024 * 1024;
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_LINES = 120;
+const MIN_LINES = 10;
+
+export const maxLinesField = z.number().int().min(MIN_LINES).max(400).optional().describe(`Line cap of the outline (default ${DEFAULT_MAX_LINES}); fewer lines are used where the result budget needs it, and the result says so.`);
+
+export const shapeResultShape = {
+  handle: z.string().describe('Handle to exactly the bytes read, for grep_raw and wisp://raw/{handle}?from=N.'),
+  source: z.string(),
+  kind: z.enum(['json', 'jsonl']),
+  summary: z.string(),
+  read: z.object({ bytes: z.number().int(), values: z.number().int(), records: z.number().int().optional() }),
+  shown: z.object({ entries: z.number().int(), total: z.number().int() }).describe('Outline entries shown, of all.'),
+  command: commandFactsShape.optional(),
+  text: z.string().describe('The whole outline as the model should read it: every shown key with types, optional counts, array lengths, number ranges, enums, formats, examples, and the notes and rules.'),
+};
 
 export function registerJsonShape(ctx: ServerContext): void {
   ctx.server.registerTool(
@@ -16,90 +36,93 @@ export function registerJsonShape(ctx: ServerContext): void {
     {
       title: 'Outline JSON',
       description:
-        'Outlines a large JSON document or JSON Lines file: every key with its types, optional keys (present/total), array lengths, number ranges, enums, formats and a short redacted example, with array elements merged into one shape. Prefer it to reading or jq-ing a big JSON file: it reads 16 MB in well under a second and says what it left out. The result carries a handle to the raw text for grep_raw.',
-      inputSchema: {
-        ...sourceFields,
-        maxLines: z.number().int().min(10).max(400).optional().describe('Line cap of the outline (default 120).'),
-      },
-      outputSchema: {
-        handle: z.string().describe('Handle to exactly the bytes read, for grep_raw and wisp://raw/{handle}.'),
-        source: z.string(),
-        kind: z.enum(['json', 'jsonl']),
-        summary: z.string(),
-        read: z.object({ bytes: z.number().int(), values: z.number().int(), records: z.number().int().optional() }),
-        shown: z.object({ entries: z.number().int(), total: z.number().int() }),
-        paths: z.array(z.string()).describe('The paths shown in the outline, in its order.'),
-        notes: z.array(z.string()),
-        rules: z.array(z.string()).describe('The rules behind maps, enums and formats.'),
-        exitStatus: z.number().int().nullable().optional(),
-        timedOut: z.boolean().optional(),
-      },
-      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+        'Outlines a large JSON document or JSON Lines file: every key with its types, optional keys (present/total), array lengths, number ranges, enums, formats and a short redacted example, with array elements merged into one shape. Prefer it to reading or jq-ing a big JSON file: it reads 16 MB in well under a second and says what it left out. Reads a file inside the allowed roots or inline text; it runs nothing (see run_and_condense for a command\'s JSON). The result carries a handle to the raw text for grep_raw.',
+      inputSchema: toolArgs({ ...sourceFields, maxLines: maxLinesField }),
+      outputSchema: shapeResultShape,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
       const signal = ctx.callSignal(extra);
-      const label = sourceLabel(args);
-      let command: CommandResult | undefined;
+      const audit: AuditEntry = { tool: 'json_shape', source: sourceLabel(args), outcome: 'error' };
       try {
-        const resolved = await resolveSource(ctx, 'json_shape', args, extra, signal);
+        exactlyOne(args, ['path', 'text']);
+        const resolved = await resolveSource(ctx, args);
         let bytes: Buffer;
         if (resolved.kind === 'path') {
           const size = (await stat(resolved.path)).size;
           if (size > MAX_JSON_BYTES) {
             throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${formatCount(size)} bytes; json_shape reads at most ${formatCount(MAX_JSON_BYTES)}`, 'run wisp shape --max-bytes N on the command line for larger input');
           }
-          bytes = await readFile(resolved.path);
-        } else if (resolved.kind === 'text') {
-          bytes = Buffer.from(resolved.text, 'utf8');
+          bytes = await ctx.bounded(readFile(resolved.path, { signal }), signal);
         } else {
-          command = resolved.result;
-          bytes = command.output;
+          bytes = Buffer.from(resolved.text, 'utf8');
         }
-        const report = await jsonShape(bytes, { maxBytes: MAX_JSON_BYTES, ...(args.maxLines !== undefined ? { maxLines: args.maxLines } : {}), workers: 0, signal });
-        const writer = ctx.store.begin(label);
-        writer.write(bytes);
-        const payload = writer.finish();
-        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'ok', bytes: bytes.length, ...commandFields(command) });
-        const warning = command !== undefined ? commandWarning(command) : undefined;
-        const tree = report.tree;
-        const text = `${warning !== undefined ? `${warning}\n` : ''}${report.text}raw: ${payload.handle} (search with grep_raw)\n`;
-        return {
-          content: [{ type: 'text' as const, text }],
-          structuredContent: {
-            handle: payload.handle,
-            source: label,
-            kind: tree.kind,
-            summary: tree.summary,
-            read: { bytes: tree.read.bytes, values: tree.read.values, ...(tree.read.records !== undefined ? { records: tree.read.records } : {}) },
-            shown: tree.shown,
-            paths: shownPaths(tree.root),
-            notes: tree.notes,
-            rules: tree.rules,
-            ...commandFields(command),
-          },
-        };
+        const result = await ctx.bounded(shapeBytes(ctx, bytes, audit.source!, originOf(resolved), { maxLines: args.maxLines, signal }), signal);
+        audit.outcome = 'ok';
+        audit.bytes = bytes.length;
+        return result;
       } catch (err) {
-        ctx.audit.record({ tool: 'json_shape', source: label, outcome: 'error', error: (err as Error).message, ...commandFields(command) });
-        return toolError(command !== undefined && commandFailed(command) ? withCommand(err, command) : err);
+        audit.error = (err as Error).message;
+        return toolError(err);
+      } finally {
+        ctx.audit.record(audit);
       }
     },
   );
 }
 
-/** A failed command's output is rarely JSON: say that the command failed, not only that the JSON is bad. */
-function withCommand(err: unknown, c: CommandResult): unknown {
-  if (!(err instanceof WispError)) return err;
-  return new WispError(err.code, `${commandWarning(c)}; then: ${err.message}`, err.hint);
+export interface ShapeCall {
+  maxLines: number | undefined;
+  signal: AbortSignal;
+  command?: CommandOutcome;
 }
 
-function shownPaths(root: ShapeTreeNode): string[] {
-  const out: string[] = [];
-  const stack: ShapeTreeNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    out.push(node.path);
-    const kids = node.children ?? [];
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+/**
+ * Outlines JSON, keeps its bytes behind a handle, and answers within the result budget:
+ * an outline too long for it is laid out again in fewer lines (the parse is the cheap part).
+ */
+export async function shapeBytes(ctx: ServerContext, bytes: Buffer, label: string, origin: PayloadOrigin, call: ShapeCall): Promise<ToolAnswer> {
+  const max = ctx.limits.resultMaxBytes;
+  const asked = call.maxLines ?? DEFAULT_MAX_LINES;
+  let maxLines = asked;
+  let report: ShapeReport;
+  try {
+    report = await jsonShape(bytes, { maxBytes: MAX_JSON_BYTES, maxLines, workers: 0, signal: call.signal });
+  } catch (err) {
+    // A failed command's output is rarely JSON: say that it failed, not only that the JSON is bad.
+    if (call.command !== undefined && commandFailed(call.command.result) && err instanceof WispError) {
+      throw new WispError(err.code, `${commandWarning(call.command.result)}; then: ${err.message}`, err.hint);
+    }
+    throw err;
   }
-  return out;
+  const writer = ctx.store.begin(label);
+  writer.write(bytes);
+  const payload = writer.finish({ notStoredBytes: call.command?.result.droppedBytes ?? 0, origin });
+
+  const factsOf = (r: ShapeReport): Record<string, unknown> => {
+    const tree = r.tree;
+    const facts: Record<string, unknown> = {
+      handle: payload.handle,
+      source: label,
+      kind: tree.kind,
+      summary: tree.summary,
+      read: { bytes: tree.read.bytes, values: tree.read.values, ...(tree.read.records !== undefined ? { records: tree.read.records } : {}) },
+      shown: tree.shown,
+    };
+    if (call.command !== undefined) facts.command = commandFacts(call.command);
+    return facts;
+  };
+  const before = call.command !== undefined ? commandPreamble(call.command) : '';
+  const textOf = (r: ShapeReport): string => {
+    const lowered = maxLines < asked ? `note: the outline has ${maxLines} lines instead of ${asked} to stay within ${formatCount(max)} bytes\n` : '';
+    return `${before}${lowered}${r.text}raw: ${payload.handle} (search with grep_raw, read lines at wisp://raw/${payload.handle}?from=N)\n`;
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const size = jsonBytes({ ...factsOf(report), text: textOf(report) });
+    if (size <= max || maxLines <= MIN_LINES) break;
+    maxLines = Math.max(MIN_LINES, Math.floor((maxLines * max) / size) - 2);
+    report = await jsonShape(bytes, { maxBytes: MAX_JSON_BYTES, maxLines, workers: 0, signal: call.signal });
+  }
+  const final = report;
+  return fitAnswer(factsOf(final), () => textOf(final), max);
 }

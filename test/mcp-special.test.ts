@@ -1,0 +1,102 @@
+import test from 'ava';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { call, connectStdio, textOf } from './mcp-helpers.js';
+import { WISP_BIN, tempDir, writeTemp } from './helpers.js';
+
+const base = tempDir('mcp-special');
+const root = join(base, 'root');
+mkdirSync(root);
+const fifo = join(root, 'pipe.log');
+execFileSync('mkfifo', [fifo]);
+const socketPath = join(root, 'app.sock');
+const sleeper = writeTemp(root, 'sleeper.mjs', "console.log('started'); setTimeout(() => {}, 120_000);\n");
+let n = 0;
+const state = (): string => join(base, `state-${++n}`);
+
+test('a FIFO, a socket and a device under a root are refused at once, and the next call is answered', async (t) => {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(socketPath, resolve));
+  const s = await connectStdio(['--root', root, '--root', '/dev', '--state-dir', state(), '--deadline', '5']);
+  try {
+    const started = Date.now();
+    for (const [tool, path, what] of [
+      ['condense_log', fifo, 'a FIFO'],
+      ['json_shape', fifo, 'a FIFO'],
+      ['condense_log', socketPath, 'a socket'],
+      ['json_shape', '/dev/zero', 'a character device'],
+    ] as const) {
+      const r = await call(s.client, tool, { path });
+      t.true(r.isError, `${tool} ${path}`);
+      t.true(textOf(r).startsWith(`WISP_NOT_A_FILE: ${path} is ${what}`), textOf(r));
+      t.regex(textOf(r), /not a regular file; wisp reads regular files only/);
+    }
+    t.true(Date.now() - started < 4000, 'refused before anything waits on them');
+    const next = await call(s.client, 'condense_log', { text: '2025-01-01T00:00:00Z ERROR next call\n' });
+    t.falsy(next.isError, textOf(next));
+  } finally {
+    await s.close();
+    listener.close();
+  }
+});
+
+test('the deadline ends a runaway call, and a stuck call does not hold up the others', async (t) => {
+  const dir = state();
+  const s = await connectStdio(['--root', root, '--state-dir', dir, '--deadline', '2', '--allow-command', 'node']);
+  try {
+    const handle = (await call(s.client, 'condense_log', { text: `${'a'.repeat(40)}b\n` })).structuredContent!.handle as string;
+    const stuck = call(s.client, 'run_and_condense', { command: ['node', sleeper] });
+    const started = Date.now();
+    const runaway = call(s.client, 'grep_raw', { handle, pattern: '^(a+)+$', regex: true });
+    const other = await call(s.client, 'condense_log', { text: '2025-01-01T00:00:00Z ERROR meanwhile\n' });
+    t.falsy(other.isError, textOf(other));
+    t.true(Date.now() - started < 1500, 'answered while the others run');
+    const [r1, r2] = await Promise.all([runaway, stuck]);
+    t.regex(textOf(r1), /WISP_(DEADLINE|CANCELLED)/);
+    t.regex(textOf(r2), /^WISP_DEADLINE: the call was stopped at the server's deadline of 2 s/);
+    t.true(Date.now() - started < 6000);
+    t.falsy((await call(s.client, 'condense_log', { text: 'x\n' })).isError, 'and the server answers after');
+  } finally {
+    await s.close();
+  }
+  const audit = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  t.like(audit.find((e) => e.tool === 'run_and_condense'), { outcome: 'error', command: { outcome: 'ran', allowedBy: 'allowlist' } }, 'it ran, and was stopped');
+});
+
+/** Pids of processes whose command line mentions `needle` (Linux /proc). */
+function processesWith(needle: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+test('the server exits when its client goes, and stops the command it was running', async (t) => {
+  if (!existsSync('/proc/self/cmdline')) return t.pass('needs /proc');
+  const child = spawn(process.execPath, [WISP_BIN, 'mcp', '--root', root, '--state-dir', state(), '--allow-command', 'node'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const send = (msg: object): void => void child.stdin.write(`${JSON.stringify(msg)}\n`);
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  while (!out.includes('"id":1')) await new Promise((r) => setTimeout(r, 20));
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_and_condense', arguments: { command: ['node', sleeper] } } });
+  for (let i = 0; i < 100 && processesWith(sleeper).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.true(processesWith(sleeper).length > 0, 'the command is running');
+  const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(Date.now())));
+  const closedAt = Date.now();
+  child.stdin.end();
+  const at = await Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
+  t.not(at, -1, 'the server exited');
+  t.true(at - closedAt < 5000, `${at - closedAt} ms`);
+  for (let i = 0; i < 40 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.deepEqual(processesWith(sleeper), [], 'its command is gone');
+});
