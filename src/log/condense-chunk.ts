@@ -93,6 +93,8 @@ class OpenRecord {
   frameDetail: KeptLine | undefined;
   #frameIndent = 0;
   #frameOpen = false;
+  #earlierFrame: KeptLine | undefined;
+  #earlierDetail: KeptLine | undefined;
   #pythonFrame = false;
   /** The first continuation lines, shown where no line carries a cause. */
   first: KeptLine[] = [];
@@ -127,6 +129,8 @@ class OpenRecord {
     this.details = [];
     this.frame = undefined;
     this.frameDetail = undefined;
+    this.#earlierFrame = undefined;
+    this.#earlierDetail = undefined;
     this.#frameOpen = false;
     this.#pythonFrame = false;
     this.first = [];
@@ -174,7 +178,10 @@ class OpenRecord {
       const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
       const assertion = ASSERT_DETAIL.test(text);
       if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);
-      if (!marker && (assertion || EXCEPTION_NAME.test(text) || fromWords(text) <= Severity.Error)) this.#detail(this.#keep(line));
+      // Where the head declared no level, the words of the whole record decide it.
+      const words = marker ? Severity.Info : fromWords(text);
+      if (words < this.raised) this.raised = words;
+      if (!marker && (assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
       if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
       return;
     }
@@ -202,8 +209,11 @@ class OpenRecord {
   #cause(line: KeptLine): void {
     if (this.causes.length >= MAX_CAUSE_LINES) this.causes.splice(2, 1);
     this.causes.push(line);
-    // A cause resets the frame search: the frame worth showing is the one nearest the root cause.
-    if (!this.#pythonFrame) {
+    // A cause restarts the frame search: the frame worth showing is the one nearest the
+    // root cause; the one found so far stays where none follows.
+    if (!this.#pythonFrame && this.frame !== undefined) {
+      this.#earlierFrame = this.frame;
+      this.#earlierDetail = this.frameDetail;
       this.frame = undefined;
       this.frameDetail = undefined;
       this.#frameOpen = false;
@@ -226,12 +236,14 @@ class OpenRecord {
    */
   shownLines(): string[] {
     let picked: KeptLine[];
-    if (this.causes.length > 0 || this.details.length > 0 || this.frame !== undefined) {
+    if (this.causes.length > 0 || this.details.length > 0 || this.frame !== undefined || this.#earlierFrame !== undefined) {
       const causeNos = new Set(this.causes.map((l) => l.no));
       const room = Math.max(0, MAX_CAUSE_LINES - this.causes.length);
       picked = [...this.causes, ...this.details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
-      if (this.frame !== undefined) picked.push(this.frame);
-      if (this.frameDetail !== undefined) picked.push(this.frameDetail);
+      const frame = this.frame ?? this.#earlierFrame;
+      const detail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
+      if (frame !== undefined) picked.push(frame);
+      if (detail !== undefined) picked.push(detail);
     } else {
       picked = this.first;
     }

@@ -11,6 +11,9 @@ import { condenseChunk } from './condense-chunk.js';
 import { DETECT_BYTES, detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
 import { MAX_RECORD_BYTES, recordChunks, type RecordChunkStats } from './record-chunks.js';
+import { RecordReader } from './records.js';
+
+const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
 import type { LogPartial } from './partial.js';
 import type { CondenseResult, CrashResult, InputRead, LogResult } from './result.js';
@@ -19,7 +22,12 @@ import type { CondenseResult, CrashResult, InputRead, LogResult } from './result
 export interface LogState {
   merger: LogMerger;
   read: LogResult['read'];
+  /** A single input small enough to show whole: its lines, redacted (see SMALL_INPUT_BYTES). */
+  whole?: string[];
 }
+
+/** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
+export const SMALL_INPUT_BYTES = 3 * 1024;
 
 const WORKER_FILE = new URL('../../workers/condense-log.js', import.meta.url);
 const PROGRESS_EVERY_BYTES = 4 * 1024 * 1024;
@@ -83,10 +91,12 @@ export async function condenseLogState(
   const tail = { skippedHeadBytes: 0 };
   const skippedInputs: { name: string; reason: string }[] = [];
   const recordStats: RecordChunkStats = { cutRecords: 0 };
+  const small: { info?: FormatInfo; chunks: Buffer[]; bytes: number } = { chunks: [], bytes: 0 };
+  const keepSmall = sources.length === 1 && opts.maxBytes === undefined ? small : undefined;
   try {
     let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad, recordStats);
     if (opts.maxBytes !== undefined) items = keepTail(items, opts.maxBytes, tail);
-    await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool);
+    await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool, keepSmall);
   } finally {
     await ownPool?.close();
   }
@@ -106,14 +116,30 @@ export async function condenseLogState(
   };
   const cutRecords = recordStats.cutRecords + merger.cutRecords;
   if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
-  return { merger, read };
+  const whole = keepSmall !== undefined && small.info !== undefined && small.bytes <= SMALL_INPUT_BYTES ? wholeLines(Buffer.concat(small.chunks), small.info) : undefined;
+  return whole === undefined ? { merger, read } : { merger, read, whole };
 }
 
 /** Ranks a merged state into the result shown: the one place both a run and a merge end. */
 export function finishLogResult(state: LogState, top: number, words?: WordMerge): LogResult {
   const inputs = state.read.inputs;
   const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
-  return rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text', words);
+  const result = rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text', words);
+  return state.whole === undefined ? result : { ...result, whole: state.whole };
+}
+
+/** The lines of a small input as they are read: redacted, terminal colours dropped. */
+function wholeLines(bytes: Buffer, info: FormatInfo): string[] {
+  const reader = new RecordReader(info);
+  const out: string[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    let nl = bytes.indexOf(10, start);
+    if (nl < 0) nl = bytes.length;
+    const end = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
+    out.push(reader.textOf(bytes, start, end).replace(ANSI, ''));
+    start = nl + 1;
+  }
+  return out;
 }
 
 /** The bytes to expect, where every input can tell (gzip cannot): decides on threads. */
@@ -283,6 +309,7 @@ async function condenseInOrder(
   skippedInputs: { name: string; reason: string }[],
   opts: ResolvedOptions,
   pool: WorkerPool | undefined,
+  small: { info?: FormatInfo; chunks: Buffer[]; bytes: number } | undefined,
 ): Promise<void> {
   type Queued = { item: Item; partial?: Promise<LogPartial> };
   const inFlight: Queued[] = [];
@@ -310,6 +337,12 @@ async function condenseInOrder(
       if (opts.signal?.aborted) throw cancelled();
       if (item.kind === 'chunk') {
         opts.tap?.(item.chunk);
+        if (small !== undefined && small.bytes <= SMALL_INPUT_BYTES) {
+          small.info = item.info;
+          small.bytes += item.chunk.length;
+          // A copy: the chunk's own buffer is handed to a worker.
+          if (small.bytes <= SMALL_INPUT_BYTES) small.chunks.push(Buffer.from(item.chunk));
+        }
         inFlight.push({ item, partial: condenseOne(item, pool) });
       } else {
         inFlight.push({ item });

@@ -167,6 +167,12 @@ export class RecordReader {
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
   }
 
+  /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
+  textOf(buf: Buffer, s: number, e: number): string {
+    this.#take(buf, s, e);
+    return this.line.buf.toString('utf8', this.line.s, this.line.e);
+  }
+
   /** A frame of the program's own code (not its language runtime's or a package's). */
   isOwnFrame(): boolean {
     return !isRuntimeFrame(this.#prefix);

@@ -69,6 +69,8 @@ export interface LogResult {
   totals: { lines: number; records: number; groups: number };
   linesBySeverity: Record<SeverityName, number>;
   groups: ShownGroup[];
+  /** A small input's lines as they are (redacted), shown whole instead of its groups. */
+  whole?: string[];
   omitted: {
     groups: number;
     records: number;

@@ -51,6 +51,10 @@ export function renderLogText(r: LogResult, budget: number): string {
   }
 
   let out = `${head.join('\n')}\n`;
+  if (r.whole !== undefined) {
+    const whole = renderWhole(r.whole);
+    if (out.length + whole.length <= budget) return `${out}(the input is small: here it is whole, redacted)\n${whole}`;
+  }
   let shown = 0;
   for (const g of r.groups) {
     const block = renderGroup(g);
@@ -61,6 +65,16 @@ export function renderLogText(r: LogResult, budget: number): string {
   if (shown < r.groups.length) {
     out += `\n(${r.groups.length - shown} more of the top ${r.groups.length} left out to stay within ${n(budget)} bytes: ask for JSON or a smaller top)\n`;
   }
+  return out;
+}
+
+/** Numbered lines, as an editor shows them. */
+function renderWhole(lines: string[]): string {
+  const width = String(lines.length).length;
+  let out = '';
+  // A final newline ends the last line; it is not a line of its own.
+  const count = lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  for (let i = 0; i < count; i++) out += `${String(i + 1).padStart(width)}| ${lines[i]!.replace(/\t/g, '    ')}\n`;
   return out;
 }
 
