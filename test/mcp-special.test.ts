@@ -97,6 +97,7 @@ test('the server exits when its client goes, and stops the command it was runnin
   const at = await Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
   t.not(at, -1, 'the server exited');
   t.true(at - closedAt < 5000, `${at - closedAt} ms`);
-  for (let i = 0; i < 40 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  // The machine may be busy: give the group kill up to 5 s to land.
+  for (let i = 0; i < 100 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
   t.deepEqual(processesWith(sleeper), [], 'its command is gone');
 });

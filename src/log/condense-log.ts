@@ -10,13 +10,14 @@ import type { CondenseLogTask } from '../../workers/condense-log.js';
 import { condenseChunk } from './condense-chunk.js';
 import { DETECT_BYTES, detectFormat, withFormat } from './detect.js';
 import type { FormatInfo } from './format.js';
+import { isLogShowJsonArray, jsonArrayAsLines, type JsonArrayStats } from './json-array.js';
 import { MAX_RECORD_BYTES, recordChunks, type RecordChunkStats } from './record-chunks.js';
 import { RecordReader } from './records.js';
 
 const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
 import type { LogPartial } from './partial.js';
-import type { CondenseResult, CrashResult, InputRead, LogResult } from './result.js';
+import type { CondenseResult, CrashInput, CrashResult, InputRead, LogResult } from './result.js';
 
 /** Everything read and merged, before ranking. */
 export interface LogState {
@@ -40,6 +41,7 @@ const decoder = new TextDecoder('utf-8');
 type Item =
   | { kind: 'chunk'; input: number; info: FormatInfo; chunk: Buffer }
   | { kind: 'end'; input: number }
+  | { kind: 'crash'; input: number; lines: number }
   | { kind: 'failed'; input: number; reason: string };
 type ChunkItem = Extract<Item, { kind: 'chunk' }>;
 
@@ -76,7 +78,7 @@ export async function condenseLogState(
     const peeked = await peek(first.chunks, DETECT_BYTES);
     first.chunks = peeked.all;
     if (looksLikeCrashReport(decoder.decode(peeked.head.subarray(0, DETECT_BYTES)))) {
-      return condenseCrash(sources[0]!.name, first, opts);
+      return condenseCrash(sources[0]!.name, first.chunks, first.gzip, opts);
     }
   }
   const skipBad = opts.skipBadInputs ?? sources.length > 1;
@@ -93,8 +95,10 @@ export async function condenseLogState(
   const recordStats: RecordChunkStats = { cutRecords: 0 };
   const small: { info?: FormatInfo; chunks: Buffer[]; bytes: number } = { chunks: [], bytes: 0 };
   const keepSmall = sources.length === 1 && opts.maxBytes === undefined ? small : undefined;
+  const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
+  const notes: string[] = [];
   try {
-    let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad, recordStats);
+    let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad, recordStats, crashes, notes);
     if (opts.maxBytes !== undefined) items = keepTail(items, opts.maxBytes, tail);
     await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool, keepSmall);
   } finally {
@@ -110,13 +114,16 @@ export async function condenseLogState(
     lines: merger.lines,
     skippedHeadBytes: tail.skippedHeadBytes,
     cutLines: merger.cut,
-    frameLines: merger.skipped,
+    frameLines: merger.skipped - (crashes ?? []).reduce((n, c) => n + (inputs.find((i) => i.name === c.name)?.lines ?? 0), 0),
     skippedInputs,
-    notes: [],
+    notes,
+    ...(crashes !== undefined && crashes.length > 0 ? { crashes } : {}),
   };
   const cutRecords = recordStats.cutRecords + merger.cutRecords;
   if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
-  const whole = keepSmall !== undefined && small.info !== undefined && small.bytes <= SMALL_INPUT_BYTES ? wholeLines(Buffer.concat(small.chunks), small.info) : undefined;
+  // JSON lines say more as groups (their messages) than as they are.
+  const showWhole = small.info !== undefined && small.bytes <= SMALL_INPUT_BYTES && small.info.format !== 'json' && small.info.format !== 'logshow-json';
+  const whole = keepSmall !== undefined && showWhole ? wholeLines(Buffer.concat(small.chunks), small.info!) : undefined;
   return whole === undefined ? { merger, read } : { merger, read, whole };
 }
 
@@ -156,10 +163,10 @@ async function totalSize(sources: LogSource[]): Promise<number | undefined> {
 /** Crash reports are small (the largest seen: 6 MB); past this one is not a crash report. */
 const MAX_CRASH_BYTES = 32 * 1024 * 1024;
 
-async function condenseCrash(name: string, source: OpenedSource, opts: ResolvedOptions): Promise<CrashResult> {
+async function condenseCrash(name: string, chunks: AsyncIterable<Buffer>, gzip: boolean, opts: ResolvedOptions): Promise<CrashResult> {
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const b of source.chunks) {
+  for await (const b of chunks) {
     if (opts.signal?.aborted) throw cancelled();
     size += b.length;
     if (size > MAX_CRASH_BYTES) {
@@ -175,7 +182,7 @@ async function condenseCrash(name: string, source: OpenedSource, opts: ResolvedO
   const format = report.kind === 'ips' ? 'crash report (.ips)' : report.kind === 'crash' ? 'crash report (text)' : 'diagnostic report (.ips)';
   return {
     kind: 'crash',
-    read: { inputs: [{ name, bytes: size, gzip: source.gzip, format, firstLine: 1, lines }], bytes: size, lines },
+    read: { inputs: [{ name, bytes: size, gzip, format, firstLine: 1, lines }], bytes: size, lines },
     format,
     report,
   };
@@ -201,7 +208,10 @@ async function* readChunks(
   knownTotal: number | undefined,
   skipBad: boolean,
   recordStats: RecordChunkStats,
+  crashes: CrashInput[] | undefined,
+  notes: string[],
 ): AsyncGenerator<Item> {
+  const arrays: { name: string; stats: JsonArrayStats }[] = [];
   let readSoFar = 0;
   let nextProgress = PROGRESS_EVERY_BYTES;
   for (let i = 0; i < sources.length; i++) {
@@ -221,10 +231,34 @@ async function* readChunks(
       const opened = i === 0 && first !== undefined ? first : await sources[i]!.open();
       input.gzip = opened.gzip;
       const name = sources[i]!.name;
-      const chunks = lineChunks(counted(opened.chunks), { chunkBytes: opts.chunkBytes });
+      const peeked = await peek(opened.chunks, DETECT_BYTES);
+      opened.chunks = peeked.all;
+      const head = decoder.decode(peeked.head.subarray(0, DETECT_BYTES));
+      if (isLogShowJsonArray(head)) {
+        const stats: JsonArrayStats = { dropped: 0 };
+        opened.chunks = jsonArrayAsLines(counted(opened.chunks), stats);
+        arrays.push({ name, stats });
+      }
+      if (crashes !== undefined) {
+        // Among several inputs a crash report is no log: it gets a section of its own.
+        if (looksLikeCrashReport(head)) {
+          const crash = await condenseCrash(name, counted(opened.chunks), opened.gzip, opts);
+          input.format = crash.format;
+          input.lines = crash.read.lines;
+          crashes.push({ name, format: crash.format, report: crash.report });
+          yield { kind: 'crash', input: i, lines: crash.read.lines };
+          continue;
+        }
+      }
+      const converted = arrays.length > 0 && arrays[arrays.length - 1]!.name === name;
+      const chunks = lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: opts.chunkBytes });
       for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), recordStats)) {
         if (opts.signal?.aborted) throw cancelled();
         yield { kind: 'chunk', input: i, info, chunk };
+      }
+      if (converted) {
+        const { dropped } = arrays[arrays.length - 1]!.stats;
+        notes.push(`${name} is log show --style json (one JSON array): line numbers count its events${dropped > 0 ? `; ${dropped} events over 1 MB or not JSON were left out` : ''}`);
       }
       yield { kind: 'end', input: i };
     } catch (err) {
@@ -322,7 +356,12 @@ async function condenseInOrder(
       current.merger.add(await partial!);
       return;
     }
-    if (item.kind === 'end') {
+    if (item.kind === 'crash') {
+      // Its lines count in the whole (line numbers run on), in no group.
+      merger.startInput();
+      inputs[item.input]!.firstLine = merger.lines + 1;
+      merger.add({ lines: item.lines, skipped: item.lines, cut: 0, groups: [], last: null }, item.input);
+    } else if (item.kind === 'end') {
       merger.startInput();
       inputs[item.input]!.firstLine = merger.lines + 1;
       merger.add(current.merger.toPartial(), item.input);

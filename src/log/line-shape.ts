@@ -66,7 +66,7 @@ function utf8(alternatives: string): string {
  * that begins with a level word.
  */
 const OPENERS: [RegExp, Severity, number][] = [
-  [/^(?:panic: |fatal error: |thread '[^']*' panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
   [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9])`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)\b(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],

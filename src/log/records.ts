@@ -72,6 +72,8 @@ export class RecordReader {
   #beforeShape = 0;
   #beforeAnnounces = false;
   #beforeErrorHeader = false;
+  /** The previous non-blank line's first bytes (latin1). */
+  #beforeText = '';
   // The open record.
   #open = false;
   /** Lines indented deeper than this continue the record. */
@@ -90,6 +92,7 @@ export class RecordReader {
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
     this.#beforeErrorHeader = false;
+    this.#beforeText = '';
   }
 
   /** Reads bytes [s, e) of buf (one line without its newline) and classifies it. */
@@ -118,7 +121,7 @@ export class RecordReader {
     } else {
       this.indent = indent;
       const shape = shapeOf(prefix, indent, this.shape).shape;
-      cls = !this.#open ? LineClass.Start : info.strict ? LineClass.Continue : this.#classify(shape, indent);
+      cls = !this.#open ? LineClass.Start : info.strict || isBarePrefixOf(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
@@ -139,6 +142,7 @@ export class RecordReader {
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
     this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
+    this.#beforeText = prefix;
     return cls;
   }
 
@@ -150,17 +154,19 @@ export class RecordReader {
   isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
     let beforeAnnounces = false;
     let beforeIndent = 0;
+    let beforeText = '';
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
       beforeIndent = indentOf(this.line.buf, this.line.s, this.line.e);
+      beforeText = this.#prefix;
     }
     this.#take(buf, s, e);
     const line = this.line;
     const indent = indentOf(line.buf, line.s, line.e);
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
-    if (this.#info.strict) return false;
+    if (this.#info.strict || isBarePrefixOf(this.#prefix, beforeText)) return false;
     const shape = shapeOf(this.#prefix, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
@@ -215,4 +221,14 @@ export class RecordReader {
     line.e = e;
     this.#prefix = latin1(buf, s, Math.min(e, s + PREFIX_BYTES));
   }
+}
+
+/**
+ * A line that is only the first word or two of the line before it (`npm error` after
+ * `npm error code EUSAGE`): the blank line of a message its writer prefixes line by line.
+ */
+function isBarePrefixOf(line: string, before: string): boolean {
+  const text = line.trimEnd();
+  if (text.length === 0 || text.length > 24 || before.length <= text.length) return false;
+  return before.startsWith(text) && (before.charCodeAt(text.length) === 32 || before.charCodeAt(text.length) === 9);
 }

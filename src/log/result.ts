@@ -63,6 +63,8 @@ export interface LogResult {
     skippedInputs: { name: string; reason: string }[];
     /** What the source could not see (another user's journal entries, ...). */
     notes: string[];
+    /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
+    crashes?: CrashInput[];
   };
   format: string;
   /** Log lines (read.lines less header and footer lines), records, distinct groups. */
@@ -79,6 +81,13 @@ export interface LogResult {
     /** Templates first seen after the group cap: counted, not kept. */
     overflowLines: number;
   };
+}
+
+/** A crash report among several inputs. */
+export interface CrashInput {
+  name: string;
+  format: string;
+  report: CrashReport;
 }
 
 /** A crash report is not a stream of lines: it comes back as its parsed fields. */

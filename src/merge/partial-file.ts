@@ -64,9 +64,10 @@ export function mergePartialFiles(files: PartialFile[]): LogState {
     read.skippedHeadBytes += f.read.skippedHeadBytes;
     read.skippedInputs.push(...f.read.skippedInputs);
     read.notes.push(...f.read.notes);
+    if (f.read.crashes !== undefined) (read.crashes ??= []).push(...f.read.crashes);
   }
   read.lines = merger.lines;
   read.cutLines = merger.cut;
-  read.frameLines = merger.skipped;
+  read.frameLines = files.reduce((n, f) => n + f.read.frameLines, 0);
   return { merger, read };
 }

@@ -1,5 +1,6 @@
 import type { LogResult, ShownGroup } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
+import { renderCrashReport } from '../crash/index.js';
 import { afterTokens, headerTokenCount } from '../log/header.js';
 import { clip } from './clip.js';
 import { formatCount } from './numbers.js';
@@ -27,6 +28,8 @@ export function renderLogText(r: LogResult, budget: number): string {
   const head: string[] = [];
   const names = r.read.inputs.map((i) => i.name).join(', ');
   head.push(`read ${formatBytes(r.read.bytes)}, ${n(r.read.lines)} lines from ${names} (format: ${r.format})`);
+  const crashes = r.read.crashes?.length ?? 0;
+  if (crashes > 0) head.push(`${n(crashes)} of them ${crashes === 1 ? 'is a crash report, shown' : 'are crash reports, shown'} first as ${crashes === 1 ? 'a crash' : 'crashes'}`);
   const notes: string[] = [];
   if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
   if (r.read.cutLines > 0) notes.push(`${n(r.read.cutLines)} lines of 64 KB or more were cut to 64 KB`);
@@ -51,6 +54,8 @@ export function renderLogText(r: LogResult, budget: number): string {
   }
 
   let out = `${head.join('\n')}\n`;
+  // A crash is the cause if there is one: it comes before the log's groups.
+  for (const c of r.read.crashes ?? []) out += `\n== crash report ${c.name} (${c.format})\n${renderCrashReport(c.report)}`;
   if (r.whole !== undefined) {
     const whole = renderWhole(r.whole);
     if (out.length + whole.length <= budget) return `${out}(the input is small: here it is whole, redacted)\n${whole}`;

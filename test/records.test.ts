@@ -1,0 +1,217 @@
+/**
+ * Records as real logs have them: where a record starts, what its severity is when the
+ * log has a level column, what a multi-line record shows, JSON logs' error fields, log
+ * show's JSON styles, a crash report among other files, small inputs shown whole.
+ */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { condenseLog } from '../src/log/condense-log.js';
+import type { CondenseLogOptions } from '../src/log/options.js';
+import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
+import { renderLogText } from '../src/render/log-text.js';
+import { fileSource, textSource } from '../src/source/log-source.js';
+import { ips309Crash } from '../fixtures/crash.js';
+import { javaServiceLog, mixedLog } from '../fixtures/logs.js';
+import { seededRandom } from '../fixtures/random.js';
+import { ROOT, tempDir, writeTemp } from './helpers.js';
+
+const REAL = join(ROOT, 'fixtures', 'real', 'out');
+const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
+
+function asLog(r: CondenseResult): LogResult {
+  if (r.kind !== 'log') throw new Error(`expected a log result, got ${r.kind}`);
+  return r;
+}
+const condense = async (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
+  asLog(await condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options }));
+const find = (r: LogResult, needle: string): ShownGroup | undefined => r.groups.find((g) => g.template.includes(needle));
+
+test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log'];
+  const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
+  const reference = JSON.stringify(await condense(text));
+  for (const options of [
+    { workers: 2, chunkBytes: 1 },
+    { workers: 1, chunkBytes: 333 },
+    { workers: 3, chunkBytes: 4096 },
+    { workers: 0, chunkBytes: 50_000 },
+  ]) {
+    t.is(JSON.stringify(await condense(text, options)), reference, JSON.stringify(options));
+  }
+});
+
+test('a Go panic after timestamped lines is a record of its own, critical, with its message and the program\'s frame', async (t) => {
+  const r = await condense(real('go-nil-panic.log'));
+  const panic = r.groups[0]!;
+  t.is(panic.severity, 'critical');
+  t.true(panic.template.startsWith('panic: runtime error: invalid memory address or nil pointer dereference'));
+  t.true(panic.exampleMore.some((l) => l.startsWith('[signal SIGSEGV')));
+  t.true(panic.exampleMore.some((l) => l.startsWith('main.dsn(') || l.startsWith('main.connect(')), panic.exampleMore.join('\n'));
+  // The log lines before it stay info records of their own.
+  t.is(r.linesBySeverity.info, 3);
+});
+
+test('a Python traceback after a logging line: its own error record, the final exception shown and part of the group', async (t) => {
+  const r = await condense(`2026-12-01 10:00:00,001 INFO worker: started\n${real('python-keyerror.log')}`);
+  const tb = r.groups.find((g) => g.template.startsWith('Traceback'))!;
+  t.is(tb.severity, 'error');
+  t.true(tb.template.endsWith("| KeyError: 'broker_url'"), tb.template);
+  t.true(tb.exampleMore.includes("KeyError: 'broker_url'"));
+});
+
+test('a Java cause chain: every Caused by line is shown, then how many lines are left', async (t) => {
+  const r = await condense(real('java-cause-chain.log'));
+  const text = renderLogText(r, 10_000);
+  for (const cause of real('java-cause-chain.log').split('\n').filter((l) => l.startsWith('Caused by: '))) {
+    t.true(text.includes(cause.slice(0, 200)), cause);
+  }
+  t.regex(text, /\(\d+ more lines\)/);
+  const chained = r.groups.find((g) => g.exampleMore.some((l) => l.startsWith('Caused by: ')))!;
+  t.is(chained.exampleMoreLines, chained.lines / chained.count - 1 - chained.exampleMore.length);
+});
+
+test('timestamps that are not zero-padded still start records: 2,000 HealthApp-style lines are 2,000 records', async (t) => {
+  const rand = seededRandom(7);
+  const lines: string[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const h = Math.floor(rand() * 24);
+    const ms = Math.floor(rand() * 1000);
+    const stamp = `2017122${3 + (i > 1000 ? 1 : 0)}-${h}:${Math.floor(rand() * 60)}:${Math.floor(rand() * 60)}:${ms}`;
+    lines.push(rand() < 0.5 ? `${stamp}|Step_LSC|30002312|onStandStepChanged ${3000 + i}` : `${stamp}|Step_SPUtils|30002312| getTodayTotalDetailSteps = 1514038440000##${i}##548365`);
+  }
+  const r = await condense(`${lines.join('\n')}\n`);
+  t.is(r.totals.records, 2000);
+  t.is(r.totals.groups, 2);
+});
+
+test('a level column decides severity where the log has one, whatever the words in the message', async (t) => {
+  // BGL: the level is the 9th field; the message says "critical".
+  const bgl = await condense(
+    [
+      '- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO 1 critical input interrupts',
+      '- 1117838571 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.51.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO instruction cache parity error corrected',
+      'KERNDTLB 1117838572 2005.06.03 R23-M0-NE-C:J05-U01 2005-06-03-15.42.52.127 R23-M0-NE-C:J05-U01 RAS KERNEL FATAL data TLB error interrupt',
+      '- 1117838573 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.53.675872 R02-M1-N0-C:J12-U11 RAS APP WARNING ciod: failed to read message prefix',
+    ].join('\n'),
+  );
+  t.is(find(bgl, 'critical input interrupts')?.severity, 'info');
+  t.is(find(bgl, 'parity error corrected')?.severity, 'info');
+  t.is(find(bgl, 'data TLB error interrupt')?.severity, 'critical');
+  t.is(find(bgl, 'failed to read message prefix')?.severity, 'warning');
+
+  // Windows CBS: `Info` in title case after the time.
+  const cbs = await condense(
+    [
+      '2016-09-28 04:30:30, Info                  CBS    Loaded Servicing Stack v6.1.7601.23505 with Core: C:\\Windows\\winsxs\\cbscore.dll',
+      '2016-09-28 04:30:31, Info                  CSI    00000001@2016/9/27:20:30:31.455 WcpInitialize (wcp.dll version 0.0.0.6) called (stack @0x7fed806eb5d @0x7fef9fb9b6d)',
+      '2016-09-28 04:30:31, Info                  CBS    Failed to start upload with file pattern: C:\\Windows\\servicing\\sqm\\*_std.sqm, flags: 0x2 [HRESULT = 0x80004005 - E_FAIL]',
+      '2016-09-28 04:30:32, Warning               CBS    Failed to get next element [HRESULT = 0x800f080d - CBS_E_MANIFEST_INVALID_ITEM]',
+      '2016-09-28 04:30:33, Error                 CBS    Failed to process single phase execution. [HRESULT = 0x800f0902]',
+    ].join('\n'),
+  );
+  t.is(find(cbs, 'Failed to start upload')?.severity, 'info');
+  t.is(find(cbs, 'Failed to get next element')?.severity, 'warning');
+  t.is(find(cbs, 'Failed to process single phase')?.severity, 'error');
+
+  // Celery: LEVEL/worker inside the bracketed header.
+  const celery = await condense(
+    [
+      '[2024-03-01 12:00:00,123: INFO/MainProcess] Connected to redis://localhost:6379/0',
+      '[2024-03-01 12:00:01,456: WARNING/ForkPoolWorker-2] Timeout: 60',
+      '[2024-03-01 12:00:02,789: ERROR/ForkPoolWorker-1] Task tasks.send[1b2c] raised unexpected: ConnectionError()',
+      '[2024-03-01 12:00:03,000: INFO/ForkPoolWorker-1] Task tasks.add[3d4e] succeeded in 0.01s: 4',
+    ].join('\n'),
+  );
+  t.is(find(celery, 'Timeout: <NUM>')?.severity, 'warning');
+  t.is(celery.groups[0]!.severity, 'error');
+  t.true(celery.groups[0]!.template.includes('raised unexpected'));
+
+  // Android logcat: the single-letter column.
+  const android = await condense(
+    [
+      '03-17 16:13:38.811  1702  2395 D WindowManager: printFreezingDisplayLogsopening app wtoken = AppWindowToken',
+      '03-17 16:13:38.819  1702  8671 D PowerManagerService: acquire lock=233570404, flags=0x1, tag="View Lock"',
+      '03-17 16:13:38.820  1702  2395 E WindowManager: Exception while dispatching',
+      '03-17 16:13:38.839  1702  2113 W ActivityManager: Timeout executing service: ServiceRecord{a}',
+      '03-17 16:13:38.839  1702  2113 I ActivityManager: Start proc 2345 failed to fork',
+    ].join('\n'),
+  );
+  t.is(find(android, 'Exception while dispatching')?.severity, 'error');
+  t.is(find(android, 'Timeout executing service')?.severity, 'warning');
+  t.is(find(android, 'failed to fork')?.severity, 'info');
+});
+
+test('log show --style ndjson and --style json: messageType is the level, eventMessage the template', async (t) => {
+  const events = [
+    { timestamp: '2025-12-11 12:13:46.490439+0100', messageType: 'Default', eventMessage: 'a fatal-sounding message that is only Default', processImagePath: '/usr/libexec/apsd', subsystem: 'com.apple.apsd', category: 'connection', processID: 360 },
+    { timestamp: '2025-12-11 12:13:47.000000+0100', messageType: 'Error', eventMessage: 'Peer connection 12 failed', processImagePath: '/usr/libexec/apsd', subsystem: 'com.apple.apsd', category: 'connection', processID: 360 },
+    { timestamp: '2025-12-11 12:13:48.000000+0100', messageType: 'Fault', eventMessage: 'Unexpected state for zone 7', processImagePath: '/usr/sbin/bluetoothd', subsystem: '', category: '', processID: 99 },
+    { timestamp: '2025-12-11 12:13:49.000000+0100', messageType: 'Info', eventMessage: 'fix accuracy 5', processImagePath: '/usr/libexec/locationd', subsystem: 'com.apple.locationd', category: 'gps', processID: 7 },
+  ];
+  const ndjson = await condense(`${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  const pretty = await condense(`[${events.map((e) => JSON.stringify(e, null, 2).replace(/": /g, '" : ')).join(',')}]\n`);
+  for (const r of [ndjson, pretty]) {
+    t.is(r.format, 'log show (ndjson style)');
+    t.is(r.groups[0]!.severity, 'critical');
+    t.is(r.groups[0]!.template, 'bluetoothd: Unexpected state for zone <NUM>');
+    t.is(find(r, 'fatal-sounding')?.severity, 'notice');
+    t.is(find(r, 'Peer connection')?.template, 'apsd: [com.apple.apsd:connection] Peer connection <NUM> failed');
+    t.is(r.totals.records, 4);
+  }
+  t.true(pretty.read.notes.some((n) => n.includes('--style json')));
+});
+
+test('test runners\' failure markers rank as errors and first; a frame never outranks its message; an empty npm error line never leads', async (t) => {
+  const tap = await condense('TAP version 13\nok 1 - loads\nnot ok 2 - fetches user\n  ---\n  error: boom\n  ...\nok 3 - saves\n1..3\n');
+  t.is(tap.groups[0]!.template, 'not ok <NUM> - fetches user');
+  t.is(tap.groups[0]!.severity, 'error');
+
+  const rust = await condense(real('rust-panic.log'));
+  t.regex(rust.groups[0]!.template, /^thread 'main' (?:\(<NUM>\) )?panicked at .*\| attempt to divide by zero$/);
+  t.falsy(rust.groups.find((g) => /^\s*(?:\d+: |at )/.test(g.template)), 'no frame is a group of its own');
+
+  for (const name of ['npm-ci-mismatch.log', 'npm-ci-broken-lock.log']) {
+    const npm = await condense(real(name));
+    t.not(npm.groups[0]!.template.trim(), 'npm error', name);
+  }
+});
+
+test('JSON logs: the error a record carries is part of its group; epoch times are shown as ISO times', async (t) => {
+  const line = (err: Record<string, string>, time: number): string => JSON.stringify({ level: 50, time, msg: 'request errored', err });
+  const text = [
+    line({ type: 'TypeError', message: "Cannot read properties of undefined (reading 'id')" }, 1764600031174),
+    line({ type: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:5432' }, 1764600032174),
+    line({ type: 'TypeError', message: "Cannot read properties of undefined (reading 'id')" }, 1764600033174),
+  ].join('\n');
+  const r = await condense(text);
+  t.is(r.totals.groups, 2);
+  t.truthy(find(r, 'request errored | TypeError'));
+  t.truthy(find(r, 'request errored | Error: connect ECONNREFUSED'));
+  t.is(find(r, 'TypeError')!.firstTime, '2025-12-01T14:40:31.174Z');
+});
+
+test('a crash report among other files is summarised as a crash, before the log\'s groups', async (t) => {
+  const dir = tempDir('crash-among');
+  const log = writeTemp(dir, 'app.log', mixedLog(200));
+  const crash = writeTemp(dir, 'MyApp-2026-12-01.ips', ips309Crash());
+  const r = asLog(await condenseLog([fileSource(log), fileSource(crash)], { workers: 0 }));
+  t.is(r.read.crashes?.length, 1);
+  t.is(r.read.crashes![0]!.name, crash);
+  t.truthy(r.read.crashes![0]!.report);
+  t.falsy(r.groups.find((g) => g.template.includes('"exception"')), 'its JSON is no log line');
+  const text = renderLogText(r, 10_000);
+  t.true(text.indexOf('== crash report') < text.indexOf('\n#1 '));
+  t.regex(text, /termination: /);
+});
+
+test('an input that fits one screen comes back whole, redacted and numbered; a larger one is condensed', async (t) => {
+  const small = await condense('2026/12/01 10:00:00 starting\npanic: boom token=ghp_16C7e42F292c6912E7710c838347Ae178B4a\n');
+  t.deepEqual(small.whole?.length, 2);
+  const text = renderLogText(small, 10_000);
+  t.regex(text, /^1\| 2026\/12\/01 10:00:00 starting$/m);
+  t.regex(text, /^2\| panic: boom token=\[REDACTED/m);
+  t.false(text.includes('16C7e42F292c'));
+  const large = await condense(mixedLog(100));
+  t.is(large.whole, undefined);
+});
