@@ -16,6 +16,7 @@ import { MAX_RECORD_BYTES } from './record-chunks.js';
 import { LineClass, RecordReader, type ReadLine } from './records.js';
 import { fromWords, Severity, SEVERITY_COUNT } from './severity.js';
 import { findId, idHash, type IdSpan } from './trace-id.js';
+import { ValueTally } from './values.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -48,8 +49,12 @@ interface KeptLine {
  * exception or uses error words. Shown where there is room beside the cause lines.
  */
 const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+])/;
+/** Words of an assertion's report: under them, a diff line is a failed assertion's. */
+const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 const MAX_DETAIL_LINES = 6;
+/** Placeholders whose values are tallied, per template. */
+const MAX_PLACEHOLDERS = 64;
 
 /**
  * Which continuation line names a record's root cause, best first: the last exception or
@@ -79,6 +84,10 @@ class OpenRecord {
   isHeader = false;
   opener: Severity | undefined;
   templateAt = 0;
+  /** The head's placeholders: [from, to) pairs into phBuf, and how many. */
+  readonly ph = new Int32Array(2 * MAX_PLACEHOLDERS);
+  phCount = 0;
+  phBuf: Buffer = Buffer.alloc(0);
   firstLine = 0;
   lines = 0;
   /** Cause lines (exceptions, `Caused by:`, pytest's `E` lines, a panic's message): the first two and the last ones. */
@@ -102,6 +111,8 @@ class OpenRecord {
   #announced = false;
   /** The last non-blank line, while it announces more: a cause's introduction. */
   #announcing: KeptLine | undefined;
+  /** The record speaks of expected and actual values. */
+  #assertionReport = false;
 
   #keep(l: ReadLine): KeptLine {
     return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
@@ -123,6 +134,8 @@ class OpenRecord {
     this.isHeader = reader.isHeader;
     this.opener = reader.opener;
     this.templateAt = p.templateAt;
+    this.phCount = p.scanner.placeholders(this.ph);
+    this.phBuf = p.scanner.buffer;
     this.causes = [];
     this.root = undefined;
     this.#rootRank = RootRank.None;
@@ -136,6 +149,7 @@ class OpenRecord {
     this.first = [];
     this.#announced = endsWithColon(reader.line);
     this.#announcing = undefined;
+    this.#assertionReport = ASSERTION_WORDS.test(latin1(reader.line.buf, reader.line.s, Math.min(reader.line.e, reader.line.s + PREFIX_BYTES)));
   }
 
   /** A continuation line (blank lines included: `blank`). */
@@ -178,8 +192,11 @@ class OpenRecord {
       const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
       const assertion = ASSERT_DETAIL.test(text);
       if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);
-      // Where the head declared no level, the words of the whole record decide it.
-      const words = marker ? Severity.Info : fromWords(text);
+      if (ASSERTION_WORDS.test(text)) this.#assertionReport = true;
+      // Where the head declared no level, the words of the whole record decide it, and a
+      // failed assertion's report (expected and actual values, a diff under them) is an error.
+      let words = marker ? Severity.Info : fromWords(text);
+      if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
       if (words < this.raised) this.raised = words;
       if (!marker && (assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
       if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
@@ -325,7 +342,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     skipped,
     cut,
     cutRecords,
-    groups: groups.ordered,
+    groups: groups.finished(),
     last: last === undefined ? null : last.key,
     sequence: sequence.result(),
   };
@@ -439,6 +456,9 @@ class SequenceRecorder {
  */
 class GroupTable {
   readonly ordered: GroupStat[] = [];
+  /** Per group (in `ordered` order), a tally per placeholder. */
+  readonly #tallies: ValueTally[][] = [];
+  readonly #tallyOf = new Map<GroupStat, ValueTally[]>();
   readonly #bySeverity: Map<number, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
   readonly #again: LineParser;
 
@@ -460,6 +480,7 @@ class GroupTable {
       found.lines += r.lines;
       found.lastLine = lastLine;
       found.lastTime = r.time;
+      tallyValues(this.#tallyOf.get(found)!, r);
       return found;
     }
     const h = r.head;
@@ -485,7 +506,17 @@ class GroupTable {
     };
     map.set(key, g);
     this.ordered.push(g);
+    const tallies = Array.from({ length: r.phCount }, () => new ValueTally());
+    tallyValues(tallies, r);
+    this.#tallies.push(tallies);
+    this.#tallyOf.set(g, tallies);
     return g;
+  }
+
+  /** The groups, each with what its placeholders held. */
+  finished(): GroupStat[] {
+    this.ordered.forEach((g, i) => (g.values = this.#tallies[i]!.map((t) => t.result())));
+    return this.ordered;
   }
 
   #rootKey(l: KeptLine): number {
@@ -495,6 +526,11 @@ class GroupTable {
   #rootText(l: KeptLine): string {
     return this.#again.scanner.begin(l.buf).add(contentStart(l), l.e).text();
   }
+}
+
+function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
+  const n = Math.min(tallies.length, r.phCount);
+  for (let k = 0; k < n; k++) tallies[k]!.add(r.phBuf, r.ph[2 * k]!, r.ph[2 * k + 1]!);
 }
 
 /** Keys are 53-bit: a combined key stays below 2^53. */

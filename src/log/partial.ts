@@ -1,4 +1,5 @@
 import type { Severity } from './severity.js';
+import type { ValueCounts } from './values.js';
 
 /** How many continuation lines of a group's first record travel with its example, where none carries a cause. */
 export const EXAMPLE_CONTINUATION_LINES = 3;
@@ -31,6 +32,10 @@ export interface GroupStat {
   exampleTemplateAt: number;
   exampleMore: string[];
   exampleMoreLines: number;
+  /** For an error group merged from a few templates: the other templates' examples. */
+  also?: string[];
+  /** What each placeholder of the template held (values.ts), in the template's order. */
+  values?: ValueCounts[];
   /** Records per input (by input index), kept when inputs are merged into one result. */
   perInput?: Record<number, number>;
 }

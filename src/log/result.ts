@@ -1,5 +1,6 @@
 import type { CrashReport } from '../crash/index.js';
 import type { Precursor } from '../rank/precursors.js';
+import type { ShownValues } from '../rank/shown-values.js';
 import type { SeverityName } from './severity.js';
 
 /** One group as shown: everything in it has passed through redaction. */
@@ -18,6 +19,8 @@ export interface ShownGroup {
   exampleMore: string[];
   /** Lines of the example record not shown. */
   exampleMoreLines: number;
+  /** For an error group merged from a few templates, their examples too. */
+  also?: string[];
   firstLine: number;
   lastLine: number;
   firstTime: string | null;
@@ -29,6 +32,8 @@ export interface ShownGroup {
   firstAt?: { name: string; line: number };
   /** For an error or fault: the group that most often comes just before its records, when that beats chance. */
   precursor?: Precursor;
+  /** What its placeholders held, where they held few values: `status=<NUM>` 503 x40, 502 x7. */
+  values?: ShownValues[];
 }
 
 export interface InputRead {

@@ -61,6 +61,11 @@ export class TemplateScanner {
   #segKind = new Uint8Array(2 * MAX_TEMPLATE_BYTES + 8);
   #segs = 0;
 
+  /** The buffer the template was scanned from (placeholder ranges point into it). */
+  get buffer(): Buffer {
+    return this.#buf;
+  }
+
   begin(buf: Buffer): this {
     this.#buf = buf;
     this.#h1 = H1_SEED;
@@ -159,6 +164,21 @@ export class TemplateScanner {
     return this.#cut ? `${out}…` : out;
   }
 
+  /**
+   * The byte ranges the template's placeholders stand for, in order, as [from, to) pairs
+   * into `out` (in the buffer given to begin); returns how many placeholders there are.
+   */
+  placeholders(out: Int32Array): number {
+    let n = 0;
+    for (let k = 0; k < this.#segs && 2 * n + 1 < out.length; k++) {
+      if (this.#segKind[k] === Kind.Verbatim) continue;
+      out[2 * n] = this.#segFrom[k]!;
+      out[2 * n + 1] = this.#segTo[k]!;
+      n++;
+    }
+    return n;
+  }
+
   /** Records bytes already hashed by the main loop. */
   #pushVerbatim(from: number, to: number): void {
     if (to <= from) return;
@@ -188,13 +208,16 @@ export class TemplateScanner {
     this.#pushVerbatim(from, to);
   }
 
-  #emitPlaceholder(kind: Kind): void {
+  /** A placeholder for bytes [from, to), which are its value. */
+  #emitPlaceholder(kind: Kind, from: number, to: number): void {
     const hashed = kind === Kind.Hex ? Kind.Num : kind;
     // A zero byte first: placeholders cannot hash like text.
     this.#h1 = Math.imul(Math.imul(this.#h1, 0x01000193) ^ hashed, 0x01000193);
     this.#h2 = Math.imul(Math.imul(this.#h2, 0x5bd1e995) + hashed, 0x5bd1e995) ^ (this.#h2 >>> 13);
     const n = this.#segs;
     this.#segKind[n] = kind;
+    this.#segFrom[n] = from;
+    this.#segTo[n] = to;
     this.#segs = n + 1;
   }
 
@@ -210,7 +233,7 @@ export class TemplateScanner {
     while (a < b - 1 && LEADING_PUNCT[s[a]!] === 1) a++;
     if (a > start) this.#emitVerbatim(start, a);
     if (s[a] === MINUS && digits === b - a - 1) {
-      this.#emitPlaceholder(Kind.Num);
+      this.#emitPlaceholder(Kind.Num, a, b);
       this.#emitVerbatim(b, end);
       return;
     }
@@ -224,7 +247,7 @@ export class TemplateScanner {
     else if (len > 2 && s[a] === ZERO && (s[a + 1]! | 32) === LOWER_X && allHex(s, a + 2, b)) kind = Kind.Hex;
     else if (len === 17 && isMac(s, a)) kind = Kind.Mac;
     else if (isIpv4(s, a, b) || isColonHex(s, a, b)) kind = Kind.Ip;
-    if (kind !== undefined) this.#emitPlaceholder(kind);
+    if (kind !== undefined) this.#emitPlaceholder(kind, a, b);
     else this.#maskParts(a, b);
     this.#emitVerbatim(b, end);
   }
@@ -249,7 +272,7 @@ export class TemplateScanner {
       }
       // A UUID inside a longer token (`req-38101a0b-2096-447d-96ea-a692162415ae`).
       if (b - i >= 36 && (i === a || CLASS[s[i - 1]!] === 0) && (b - i === 36 || CLASS[s[i + 36]!] === 0) && isUuid(s, i)) {
-        this.#emitPlaceholder(Kind.Uuid);
+        this.#emitPlaceholder(Kind.Uuid, i, i + 36);
         i += 36;
         continue;
       }
@@ -271,15 +294,15 @@ export class TemplateScanner {
           j++;
           while (j < b && isDigit(s[j])) j++;
         }
-        this.#emitPlaceholder(Kind.Num);
+        this.#emitPlaceholder(Kind.Num, i, j);
       } else if (other === 0 && j - i >= 4) {
-        this.#emitPlaceholder(Kind.Hex);
+        this.#emitPlaceholder(Kind.Hex, i, j);
       } else {
         for (let k = i; k < j; ) {
           let m = k;
           if (isDigit(s[k])) {
             while (m < j && isDigit(s[m])) m++;
-            this.#emitPlaceholder(Kind.Num);
+            this.#emitPlaceholder(Kind.Num, k, m);
           } else {
             while (m < j && !isDigit(s[m])) m++;
             this.#emitVerbatim(k, m);

@@ -1,5 +1,6 @@
 import { TRACE_WINDOW, type GroupStat, type LogPartial } from '../log/partial.js';
 import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
+import { mergeGroupValues } from '../log/values.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
 export const MAX_GROUPS = 50_000;
@@ -101,6 +102,9 @@ export class LogMerger {
       existing.lines += g.lines;
       existing.lastLine = g.lastLine + offset;
       existing.lastTime = g.lastTime;
+      const values = mergeGroupValues(existing.values, g.values);
+      if (values === undefined) delete existing.values;
+      else existing.values = values;
       for (const [i, n] of counts) (existing.perInput ??= {})[i] = (existing.perInput[i] ?? 0) + n;
       return;
     }

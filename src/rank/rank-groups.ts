@@ -3,6 +3,7 @@ import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/res
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { findPrecursors } from './precursors.js';
+import { shownValues } from './shown-values.js';
 import { mergeWordVariables, type WordMerge } from './word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
@@ -93,7 +94,9 @@ function withInputs(shown: ShownGroup, g: GroupStat, inputs: InputRead[]): Shown
 
 /** Everything in a group was made from lines redacted as they were read (records.ts). */
 function toShown(g: GroupStat, i: number): ShownGroup {
+  const values = shownValues(g);
   return {
+    ...(values !== undefined ? { values } : {}),
     rank: i + 1,
     severity: severityName(g.severity),
     count: g.records,
@@ -103,6 +106,7 @@ function toShown(g: GroupStat, i: number): ShownGroup {
     exampleTemplateAt: g.exampleTemplateAt,
     exampleMore: g.exampleMore,
     exampleMoreLines: g.exampleMoreLines,
+    ...(g.also !== undefined ? { also: g.also } : {}),
     firstLine: g.firstLine,
     lastLine: g.lastLine,
     firstTime: g.firstTime === '' ? null : g.firstTime,

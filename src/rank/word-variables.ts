@@ -1,5 +1,7 @@
 import { headerTokenCount } from '../log/header.js';
 import type { GroupStat } from '../log/partial.js';
+import { Severity } from '../log/severity.js';
+import { countWords, mergeValueCounts, type ValueCounts } from '../log/values.js';
 
 /**
  * After exact-template grouping: templates that are one event with variable words (a
@@ -187,8 +189,12 @@ function combine(e: Entry): GroupStat {
   // The shared header stays in view; where the members came from different sources, the
   // examples show them.
   const template = (e.header === '' ? '' : `${e.header} `) + e.tokens.join(' ');
+  const values = mergedValues(e, ordered);
+  const { values: _, ...rest } = first;
+  // An error merged from a few templates: each is a failure of its own worth a line.
+  const also = first.severity <= Severity.Error && ordered.length <= MAX_ALSO + 1 ? ordered.slice(1).map((g) => g.example) : undefined;
   return {
-    ...first,
+    ...rest,
     key: `${first.severity}:${template}`,
     template,
     records,
@@ -196,5 +202,60 @@ function combine(e: Entry): GroupStat {
     lastLine: last.lastLine,
     lastTime: last.lastTime,
     ...(perInput !== undefined ? { perInput } : {}),
+    ...(values !== undefined ? { values } : {}),
+    ...(also !== undefined ? { also } : {}),
   };
+}
+
+/** Examples of the other templates merged into an error group, when there are this few. */
+const MAX_ALSO = 2;
+
+const PLACEHOLDER = /<(?:NUM|HEX|UUID|IP|MAC|PID)>/g;
+
+/** A member's word with its placeholders filled where each held one value: the word as logged. */
+function filled(token: string, valuesOf: (j: number) => ValueCounts): string {
+  let j = 0;
+  return token.replace(PLACEHOLDER, (m) => {
+    const v = valuesOf(j++);
+    return v !== null && v.length === 1 ? v[0]![0] : m;
+  });
+}
+const placeholdersIn = (token: string): number => token.match(PLACEHOLDER)?.length ?? 0;
+
+/**
+ * What the merged template's placeholders held, in its text order: at a `<*>`, the words
+ * of the members' templates with their records; elsewhere the members' own values, summed.
+ * Undefined where the members' placeholders cannot be lined up (a list collapsed to one
+ * token, values unknown).
+ */
+function mergedValues(e: Entry, members: GroupStat[]): ValueCounts[] | undefined {
+  // Per member: its message tokens and the placeholder ordinal each token starts at.
+  const views: { tokens: string[]; startAt: number[]; values: ValueCounts[] }[] = [];
+  for (const m of members) {
+    if (m.values === undefined) return undefined;
+    const all = m.template.split(/[ \t]+/);
+    const message = withoutHeader(all);
+    if (collapseRuns(message).length !== message.length || message.length !== e.tokens.length) return undefined;
+    let at = all.slice(0, all.length - message.length).reduce((n, t) => n + placeholdersIn(t), 0);
+    const startAt = message.map((t) => {
+      const here = at;
+      at += placeholdersIn(t);
+      return here;
+    });
+    views.push({ tokens: message, startAt, values: m.values });
+  }
+  const out: ValueCounts[] = [];
+  const valueAt = (v: (typeof views)[number], k: number): ValueCounts => v.values[k] ?? null;
+  if (e.header !== '') {
+    const headerPlaceholders = placeholdersIn(e.header);
+    for (let k = 0; k < headerPlaceholders; k++) out.push(views.map((v) => valueAt(v, k)).reduce((a, b) => mergeValueCounts(a, b)));
+  }
+  e.tokens.forEach((token, p) => {
+    if (token === WILDCARD) {
+      out.push(countWords(views.map((v, i) => [filled(v.tokens[p]!, (j) => valueAt(v, v.startAt[p]! + j)), members[i]!.records])));
+      return;
+    }
+    for (let k = 0; k < placeholdersIn(token); k++) out.push(views.map((v) => valueAt(v, v.startAt[p]! + k)).reduce((a, b) => mergeValueCounts(a, b)));
+  });
+  return out;
 }

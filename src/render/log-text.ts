@@ -106,6 +106,13 @@ function renderGroup(g: ShownGroup): string {
   const tokens = g.template.split(/[ \t]+/);
   const headerTokens = headerTokenCount(tokens);
   s += `  ${headerThenMessage(g.template, afterTokens(g.template, 0, headerTokens))}\n`;
+  if (g.values !== undefined) {
+    const parts = g.values.map((v) => {
+      const list = v.values.map((x) => `${cell(x.value, 40)} x${n(x.count)}`).join(', ');
+      return `${v.placeholder}: ${list}${v.others > 0 ? `, ${n(v.others)} others x${n(v.otherRecords)}` : ''}`;
+    });
+    s += `  values: ${parts.join(' | ')}\n`;
+  }
   if (g.precursor !== undefined) {
     const p = g.precursor;
     s += `  preceded by: ${p.severity.toUpperCase()} ${cell(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
@@ -114,5 +121,6 @@ function renderGroup(g: ShownGroup): string {
   s += `  e.g. ${headerThenMessage(g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
   if (g.exampleMoreLines > 0) s += `     (${n(g.exampleMoreLines)} more ${g.exampleMoreLines === 1 ? 'line' : 'lines'})\n`;
+  for (const other of g.also ?? []) s += `  also ${headerThenMessage(other, 0)}\n`;
   return s;
 }

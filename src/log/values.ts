@@ -1,0 +1,84 @@
+/**
+ * What a group's placeholders held: for each placeholder of its template, the values
+ * behind it with their record counts, while it has few of them. That is often the
+ * finding: every error from one host, one status.
+ *
+ * Exact and mergeable: a placeholder keeps counts for up to MAX_VALUES distinct values;
+ * once it has seen more, it keeps none (`null`, "many"). Merging sums counts value by
+ * value and turns to `null` past MAX_VALUES, so the outcome does not depend on how the
+ * input was chunked or merged. Values come from redacted lines, as everything shown does.
+ */
+
+export const MAX_VALUES = 16;
+/** A value longer than this is kept cut (with `…`): values are for reading, not keys. */
+const MAX_VALUE_CHARS = 60;
+
+/** Distinct values and their record counts, in first-seen order; null: more than MAX_VALUES. */
+export type ValueCounts = [string, number][] | null;
+
+/** A placeholder's tally inside one chunk: values found by their bytes' hash, decoded once. */
+export class ValueTally {
+  readonly hashes: number[] = [];
+  /** Each value's bytes, to tell apart two values whose hashes collide. */
+  readonly bytes: Buffer[] = [];
+  readonly counts: number[] = [];
+  many = false;
+
+  add(buf: Buffer, from: number, to: number): void {
+    if (this.many) return;
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+    h = (h >>> 0) + (to - from) * 4294967296;
+    const hashes = this.hashes;
+    for (let k = 0; k < hashes.length; k++) {
+      if (hashes[k] === h && this.bytes[k]!.equals(buf.subarray(from, to))) {
+        this.counts[k]!++;
+        return;
+      }
+    }
+    if (hashes.length >= MAX_VALUES) {
+      this.many = true;
+      return;
+    }
+    hashes.push(h);
+    this.bytes.push(Buffer.from(buf.subarray(from, to)));
+    this.counts.push(1);
+  }
+
+  result(): ValueCounts {
+    return this.many ? null : this.bytes.map((b, k) => [cut(b.toString('utf8')), this.counts[k]!]);
+  }
+}
+
+const cut = (s: string): string => (s.length > MAX_VALUE_CHARS ? `${s.slice(0, MAX_VALUE_CHARS - 1)}…` : s);
+
+/** `a` then `b`, value by value (in place into a copy of a). */
+export function mergeValueCounts(a: ValueCounts, b: ValueCounts): ValueCounts {
+  if (a === null || b === null) return null;
+  const out: [string, number][] = a.map(([v, n]) => [v, n]);
+  for (const [v, n] of b) {
+    const hit = out.find((e) => e[0] === v);
+    if (hit !== undefined) hit[1] += n;
+    else out.push([v, n]);
+    if (out.length > MAX_VALUES) return null;
+  }
+  return out;
+}
+
+/** Merges two groups' per-placeholder values; undefined where either does not know them. */
+export function mergeGroupValues(a: ValueCounts[] | undefined, b: ValueCounts[] | undefined): ValueCounts[] | undefined {
+  if (a === undefined || b === undefined || a.length !== b.length) return undefined;
+  return a.map((v, k) => mergeValueCounts(v, b[k]!));
+}
+
+/** Values from counted words: a `<*>` position's words, each with its template's records. */
+export function countWords(words: [string, number][]): ValueCounts {
+  let out: ValueCounts = [];
+  for (const w of words) out = mergeValueCounts(out, [[cut(w[0]), w[1]]]);
+  return out;
+}
+
+/** Most records first, then by value: the same order however the values arrived. */
+export function byCount(values: [string, number][]): [string, number][] {
+  return [...values].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+}
