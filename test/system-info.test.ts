@@ -124,7 +124,8 @@ test('process: command lines are redacted', async (t) => {
     t.is(a.rows.length, 1);
     t.false(a.text.includes(secret), a.text);
     t.false(JSON.stringify(a).includes(secret));
-    t.regex(cell(a, a.rows[0], 'COMMAND'), /REDACTED/);
+    // The token lies past the command column's cut; system-info-cases shows a marker in view.
+    t.true(cell(a, a.rows[0], 'COMMAND').endsWith('…'));
   } finally {
     withToken.kill('SIGKILL');
   }
