@@ -125,7 +125,7 @@ export function zombieNote(ps: NativeProcess[]): string | undefined {
 }
 
 /** What the process table could not show, in words. */
-export function processUnseen(table: NativeProcessTable, isRoot: boolean, platform: 'linux' | 'macos'): string[] {
+export function processUnseen(table: NativeProcessTable, { isRoot, platform }: Viewer): string[] {
   const unseen: string[] = [];
   if (table.denied > 0) {
     unseen.push(

@@ -39,7 +39,7 @@ export function processAnswer(
       .filter((p) => ('pid' in target ? p.pid === target.pid : matchesName(p, target.name)))
       .map((p) => p.pid),
   );
-  const unseen = processUnseen(table, viewer.isRoot, viewer.platform);
+  const unseen = processUnseen(table, viewer);
   if (matched.size === 0) {
     return {
       topic: 'process',

@@ -44,6 +44,6 @@ export function processesAnswer(table: NativeProcessTable, viewer: Viewer, cores
     widths: [undefined, undefined, 12, ...PROCESS_WIDTHS],
     rows: sorted.map((p) => [String(p.pid), String(p.ppid), p.user || String(p.uid), ...processCells(p, table)]),
     notes,
-    unseen: processUnseen(table, viewer.isRoot, viewer.platform),
+    unseen: processUnseen(table, viewer),
   };
 }
