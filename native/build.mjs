@@ -56,7 +56,7 @@ const args = [
   '-Wall',
   '-Wextra',
   '-Wno-unused-parameter',
-  '-fvisibility=default',
+  '-fvisibility=hidden',
   ...target.flags,
   '-o',
   temp,

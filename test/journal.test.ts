@@ -1,4 +1,6 @@
 import test from 'ava';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildJournalFile, type JournalFixtureEntry } from '../fixtures/journal.js';
 import { condenseLog } from '../src/log/condense-log.js';
 import { journalSource, parseLast, type JournalSourceOptions } from '../src/source/journal-source.js';
@@ -55,8 +57,8 @@ test('a time window keeps the entries inside it, as <PRI> lines in local time', 
     text,
     [
       `<28>${localStamp(e(1).atUsec)} myproc[100]: disk almost full on /var`,
-      `<2>${localStamp(e(2).atUsec)} myproc[100]: panic: boom`,
-      '    at frame one',
+      // One entry, one line: the message's newline is written as \n.
+      `<2>${localStamp(e(2).atUsec)} myproc[100]: panic: boom\\nat frame one`,
       `<6>${localStamp(e(3).atUsec)} otherproc[200]: other says hello`,
       `${localStamp(e(4).atUsec)} myproc[100]: an entry without priority`,
       `<5>${localStamp(e(5).atUsec)} myproc[101]: connection 1 accepted`,
@@ -97,7 +99,7 @@ test('condensed, severities come from PRIORITY (warning included)', async (t) =>
   t.is(result.kind, 'log');
   if (result.kind !== 'log') return;
   // info: two with PRIORITY 6, and the entry without one (its words say nothing worse).
-  t.deepEqual(result.linesBySeverity, { critical: 2, error: 0, warning: 1, notice: 2, info: 3, debug: 1 });
+  t.deepEqual(result.linesBySeverity, { critical: 1, error: 0, warning: 1, notice: 2, info: 3, debug: 1 });
   const severityOf = (needle: string): string | undefined => result.groups.find((g) => g.example.includes(needle))?.severity;
   t.is(severityOf('panic: boom'), 'critical');
   t.is(severityOf('disk almost full'), 'warning');
@@ -135,4 +137,102 @@ test('an aborted read is WISP_CANCELLED', async (t) => {
 
 test('the source names its window and filters', (t) => {
   t.is(journalSource({ last: '10m', file: '/x.journal', process: 'sshd' }).name, '/x.journal (last 10m, process sshd)');
+});
+
+// ---- fields written by senders: one entry, one line, whatever they hold ----
+
+const FORGED = '<2>2026-01-15T12:30:00.000+0000 sshd[1]: FORGED root login';
+const HOSTILE: JournalFixtureEntry[] = [
+  { atUsec: at(30), priority: 6, identifier: `innocent\n${FORGED}`, comm: 'innocent', pid: 500, message: 'hello' },
+  { atUsec: at(31), priority: 6, identifier: 'msg', comm: 'msg', pid: 501, message: `one\r${FORGED}\u001b[31m\u0000end` },
+  { atUsec: at(32), priority: 9, identifier: 'odd', comm: 'odd', pid: 502, message: 'priority nine' },
+  { atUsec: at(33), priority: 'high', identifier: 'odd', comm: 'odd', pid: 502, message: 'priority high' },
+  { atUsec: at(34), priority: 5, identifier: 'nopid', syslogPid: `7]: ${FORGED.slice(0, 8)}\n`, message: 'a SYSLOG_PID that is not a number' },
+  { atUsec: at(35), priority: 5, identifier: 'tabbed\tname', comm: 'tabbed', pid: 503, message: 'a\ttab stays' },
+];
+
+let hostile: string | undefined;
+async function readHostile(): Promise<string> {
+  hostile ??= buildJournalFile(dir, 'hostile', HOSTILE);
+  const opened = await journalSource({ last: '1h', file: hostile, now: NOW_MS }).open();
+  const parts: Buffer[] = [];
+  for await (const chunk of opened.chunks) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+test('an identifier or message holding a newline cannot forge a line: every field is escaped, each entry is one line', async (t) => {
+  const text = await readHostile();
+  const lines = text.split('\n').slice(0, -1);
+  t.is(lines.length, HOSTILE.length, text);
+  for (const line of lines) t.false(line.startsWith('<2>'), `no line starts as the forged record: ${line}`);
+  t.is(lines[0], `<6>${localStamp(HOSTILE[0]!.atUsec)} innocent\\n${FORGED}[500]: hello`);
+  t.is(lines[1], `<6>${localStamp(HOSTILE[1]!.atUsec)} msg[501]: one\\r${FORGED}\\x1b[31m\\x00end`);
+  t.is(lines[5], `<5>${localStamp(HOSTILE[5]!.atUsec)} tabbed\tname[503]: a\ttab stays`);
+  // Condensed, the forged text is inside an info record, not a critical one of its own.
+  const result = await condenseLog([journalSource({ last: '1h', file: hostile!, now: NOW_MS })], {});
+  t.is(result.kind, 'log');
+  if (result.kind === 'log') t.is(result.linesBySeverity.critical, 0);
+});
+
+test('PRIORITY outside 0..7 is shown as it is, with no level made up for it', async (t) => {
+  const lines = (await readHostile()).split('\n');
+  t.is(lines[2], `${localStamp(HOSTILE[2]!.atUsec)} odd[502]: (PRIORITY=9 is not a syslog level) priority nine`);
+  t.is(lines[3], `${localStamp(HOSTILE[3]!.atUsec)} odd[502]: (PRIORITY=high is not a syslog level) priority high`);
+});
+
+test('a SYSLOG_PID that is not a number is left out', async (t) => {
+  const line = (await readHostile()).split('\n')[4]!;
+  t.is(line, `<5>${localStamp(HOSTILE[4]!.atUsec)} nopid: a SYSLOG_PID that is not a number`);
+});
+
+test('a corrupt or truncated journal file gives an error that says so', async (t) => {
+  const good = readFileSync(journalFile());
+  const cases: [string, Buffer, RegExp][] = [
+    ['truncated', good.subarray(0, 300), /the file is truncated or holds no journal data .*journalctl --verify/],
+    ['bad-header', Buffer.concat([Buffer.from('XXXXXXXX'), good.subarray(8)]), /the file is corrupt \(a bad header or object\)/],
+  ];
+  for (const [name, bytes, message] of cases) {
+    const file = join(dir, `${name}.journal`);
+    writeFileSync(file, bytes);
+    const err = await t.throwsAsync(journalSource({ last: '1h', file, now: NOW_MS }).open());
+    t.is((err as { code?: string }).code, 'WISP_UNREADABLE', name);
+    t.regex((err as Error).message, message, name);
+    t.true((err as Error).message.includes(file), name);
+  }
+});
+
+/** The threads of this process named `wisp-log`: the journal readers' own. */
+function logThreads(): number {
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      return readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'wisp-log';
+    } catch {
+      return false; // the thread ended while being listed
+    }
+  }).length;
+}
+
+test.serial('each open journal has one thread of its own from open to close (sd-journal objects stay on one thread)', async (t) => {
+  const { openSystemLog } = await import('../src/native/system-log.js');
+  const before = logThreads();
+  const query = { sinceUsec: 0, process: '', subsystem: '', file: journalFile() };
+  const a = await openSystemLog(query);
+  const b = await openSystemLog(query);
+  t.is(logThreads(), before + 2);
+  // Reads run on the same thread: none is started for them.
+  for (let batch = await a.next(64); batch !== undefined; batch = await a.next(64)) t.is(logThreads(), before + 2);
+  a.close();
+  t.is(logThreads(), before + 1);
+  b.close();
+  t.is(logThreads(), before);
+});
+
+test.serial('closing a journal while a read is in flight waits for the read', async (t) => {
+  const { openSystemLog } = await import('../src/native/system-log.js');
+  const reader = await openSystemLog({ sinceUsec: 0, process: '', subsystem: '', file: journalFile() });
+  const pending = reader.next(1024 * 1024);
+  reader.close();
+  const batch = await pending;
+  t.true(batch === undefined || batch.toString('utf8').includes('myproc'));
+  t.is(await reader.next(1024), undefined, 'nothing is read after close');
 });

@@ -7,18 +7,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ChildKind = 'busy' | 'idle';
+export type ChildKind = 'busy' | 'idle' | 'listen';
 
 const SCRIPTS: Record<ChildKind, string> = {
   // Spins a core until killed; says so once the loop is reached.
   busy: "process.stdout.write('ready\\n'); for (;;) {}",
   // Sleeps until killed.
   idle: "process.stdout.write('ready\\n'); setInterval(() => {}, 1e9);",
+  // Listens on 127.0.0.1 and says on which port (its `said`).
+  listen: "const s = require('net').createServer().listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port)));",
 };
 
 export interface NamedChild {
   pid: number;
   name: string;
+  /** What the child printed when it was ready (a listener: its port). */
+  said: string;
   process: ChildProcess;
   stop(): void;
 }
@@ -34,7 +38,7 @@ export function startNamedChild(dir: string, name: string, kind: ChildKind): Pro
   process.once('exit', stop);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.stdout!.once('data', () => resolve({ pid: child.pid!, name, process: child, stop }));
+    child.stdout!.once('data', (b: Buffer) => resolve({ pid: child.pid!, name, said: b.toString().trim(), process: child, stop }));
     child.once('exit', (code, signal) => reject(new Error(`child ${name} exited early (${code ?? signal})`)));
   });
 }

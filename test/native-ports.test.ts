@@ -30,7 +30,7 @@ test('a TCP listener and a UDP socket the test opens are found with its pid, fro
     for (const procfs of [false, true]) {
       const table = await readListeningSockets({ procfs });
       const label = procfs ? 'procfs' : 'sock_diag';
-      t.regex(table.source, procfs ? /^tcp:procfs,udp:procfs$/ : /^tcp:(?:sock_diag|procfs),udp:(?:sock_diag|procfs)$/);
+      t.regex(table.source, procfs ? /^tcp:procfs,udp:procfs$/ : /^tcp\d?:(?:sock_diag|procfs)(?:,tcp6:(?:sock_diag|procfs))?,udp\d?:(?:sock_diag|procfs)(?:,udp6:(?:sock_diag|procfs))?$/);
       const v4 = find(table, 'tcp', '127.0.0.1', portOf(tcp));
       t.is(v4.length, 1, `${label}: tcp 127.0.0.1:${portOf(tcp)}`);
       t.deepEqual(v4[0]!.pids, [process.pid]);
@@ -44,7 +44,7 @@ test('a TCP listener and a UDP socket the test opens are found with its pid, fro
       const u = find(table, 'udp', '127.0.0.1', udp.address().port);
       t.is(u.length, 1, `${label}: udp 127.0.0.1:${udp.address().port}`);
       t.deepEqual(u[0]!.pids, [process.pid]);
-      t.is(table.owners.get(process.pid), 'node');
+      t.is(table.owners.get(process.pid)?.comm, 'node');
     }
   } finally {
     tcp.close();

@@ -15,7 +15,13 @@
 
 #include <stdint.h>
 
-#define WISP_ABI_VERSION 1
+/*
+ * The library is built with -fvisibility=hidden: only what is declared here with
+ * WISP_EXPORT is exported (13 functions), so the helpers the backends share stay private.
+ */
+#define WISP_EXPORT __attribute__((visibility("default")))
+
+#define WISP_ABI_VERSION 2
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -34,10 +40,10 @@ typedef struct wisp_result {
   char message[240]; /* NUL-terminated; empty on success */
 } wisp_result;
 
-int32_t wisp_abi_version(void);
+WISP_EXPORT int32_t wisp_abi_version(void);
 /* "linux" or "macos": which backend this build holds. */
-const char *wisp_platform(void);
-void wisp_result_free(wisp_result *r);
+WISP_EXPORT const char *wisp_platform(void);
+WISP_EXPORT void wisp_result_free(wisp_result *r);
 
 /*
  * Cancel tokens: small integers naming a flag inside the library, so JavaScript can set
@@ -46,23 +52,33 @@ void wisp_result_free(wisp_result *r);
  * of -1 passed to a long call means "not cancellable".
  */
 #define WISP_MAX_TOKENS 256
-int32_t wisp_cancel_new(void);
-void wisp_cancel_set(int32_t token);
-void wisp_cancel_release(int32_t token);
-int wisp_cancelled(int32_t token);
+WISP_EXPORT int32_t wisp_cancel_new(void);
+WISP_EXPORT void wisp_cancel_set(int32_t token);
+WISP_EXPORT void wisp_cancel_release(int32_t token);
+WISP_EXPORT int wisp_cancelled(int32_t token);
 
 /*
  * The process table, CPU sampled twice sample_ms apart (0..5000) inside the call.
  * Records:
  *   H  clk_ns  interval_ns  now_epoch_s  self_uid  seen  denied  vanished
+ *   C  sample(1|2)  user  nice  system  idle  iowait  irq  softirq  steal
  *   P  pid  ppid  uid  user  state  threads  rss_bytes  cpu_ns_1  cpu_ns_2  start_epoch_s
  *      flags  name  exe_base  argv0_base  cmdline
- * clk_ns is the CPU clock's resolution (one tick); cpu_ns_2 is -1 when the process ended
- * during the sample. flags: k kernel thread, e exe unreadable, c cmdline unreadable.
+ * clk_ns is the CPU clock's resolution (one tick). C gives the whole machine's CPU time
+ * at each sample, in ticks of the kernel's clock (only differences and ratios mean
+ * anything); -1 for a kind the platform does not count (macOS: iowait, irq, softirq,
+ * steal). cpu_ns_2 is -1 when the process ended during the sample (or its pid was
+ * reused by another). Names, exe and command line are read during the sample, so a
+ * process that ends before the second read keeps them. The command line holds whole
+ * arguments only, up to WISP_CMDLINE_MAX bytes: an argument that would pass it is left
+ * out with all after it (flag t), so no secret is ever cut in two.
+ * flags: k kernel thread, e exe unreadable (permission), c cmdline unreadable
+ * (permission), t cmdline cut after its last whole argument.
  * denied counts processes the caller may not read (not listed); vanished those that ended
  * between listing and reading.
  */
-wisp_result *wisp_processes(int32_t token, int32_t sample_ms);
+#define WISP_CMDLINE_MAX 16384
+WISP_EXPORT wisp_result *wisp_processes(int32_t token, int32_t sample_ms);
 
 /*
  * Listening TCP sockets and bound, unconnected UDP sockets, with the pids holding them.
@@ -70,29 +86,45 @@ wisp_result *wisp_processes(int32_t token, int32_t sample_ms);
  * two); 0 otherwise.
  * Records:
  *   H  source  fd_denied  pids_scanned
- *   S  proto  family  address  port  inode  uid  pids(comma-separated, may be empty)
- *   O  pid  name
- * source says where sockets came from (sock_diag or procfs per protocol); fd_denied counts
- * processes whose descriptors could not be read (their sockets' owners stay unknown).
+ *   S  proto  family  address  port  inode  uid  v6only  pids(comma-separated, may be empty)
+ *   O  pid  comm  exe_base  argv0_base
+ *   D  pid
+ *   E  proto  family  errno  message
+ * source says where sockets came from, per protocol and family (tcp4:sock_diag,...).
+ * v6only is 1 for an IPv6 socket that takes IPv6 only (IPV6_V6ONLY), 0 for one that also
+ * takes IPv4 (dual-stack) and for IPv4 sockets, -1 when the source does not say (/proc/net).
+ * O names each holder: the kernel's short name and the basenames of its executable and
+ * argv[0] (either may be empty). D names each process whose descriptors could not be
+ * read (fd_denied counts them): the sockets it holds have no known owner. E says that
+ * neither source could be read for a protocol and family: its sockets are not listed.
  */
 #define WISP_PORTS_PROCFS 1
-wisp_result *wisp_ports(int32_t token, int32_t flags);
+WISP_EXPORT wisp_result *wisp_ports(int32_t token, int32_t flags);
 
 /*
  * The system log. wisp_log_open sets the start (and optional end) time in microseconds
  * since the epoch and the filters (empty strings for none); file names one journal file
  * (Linux, for tests) or is empty for the system's log. wisp_log_read returns whole lines
  * up to about max_bytes, status WISP_END when nothing is left.
+ * Every entry is one line: each field written (identifier, pid, message, and on macOS
+ * process, subsystem and category) has its control characters escaped (\n \r \xNN; a
+ * tab and a backslash stay as they are), so no field can start a line of its own.
  * Linux lines: `<PRI>2026-10-04T03:02:15.445+0200 ident[pid]: message`, no `<PRI>` when an
- * entry has no PRIORITY; continuation lines of a multi-line message are indented.
- * macOS lines: log show compact style, `2026-10-04 03:02:15.445 E  proc[pid:tid] message`.
+ * entry has no PRIORITY, and `(PRIORITY=x is not a syslog level) ` before the message when
+ * it has one outside 0..7.
+ * macOS lines: log show compact style, `2026-10-04 03:02:15.445 E  proc[pid:tid] message`,
+ * the thread id in hex as log show prints it.
+ * Each wisp_log has a thread of its own from open to close: sd-journal objects must be
+ * used from one thread only. wisp_log_close waits for a read already running to finish;
+ * the caller must not close a log while a read call on it may still be starting (koffi
+ * queues async calls: src/native/system-log.ts closes only once the read has returned).
  * The open result's records: `F  files_opened`, then `N  note` lines about what cannot be seen.
  */
 typedef struct wisp_log wisp_log;
-wisp_log *wisp_log_new(void);
-wisp_result *wisp_log_open(wisp_log *log, const char *file, int64_t since_usec, int64_t until_usec,
+WISP_EXPORT wisp_log *wisp_log_new(void);
+WISP_EXPORT wisp_result *wisp_log_open(wisp_log *log, const char *file, int64_t since_usec, int64_t until_usec,
                            const char *process, const char *subsystem);
-wisp_result *wisp_log_read(wisp_log *log, int32_t token, int32_t max_bytes);
-void wisp_log_close(wisp_log *log);
+WISP_EXPORT wisp_result *wisp_log_read(wisp_log *log, int32_t token, int32_t max_bytes);
+WISP_EXPORT void wisp_log_close(wisp_log *log);
 
 #endif

@@ -91,6 +91,24 @@ void wisp_buf_put_escaped(wisp_buf *b, const char *s, size_t n) {
   wisp_buf_put(b, s + run, n - run);
 }
 
+void wisp_buf_put_line_escaped(wisp_buf *b, const char *s, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c >= 0x20 && c != 0x7f) || c == '\t') continue;
+    wisp_buf_put(b, s + run, i - run);
+    run = i + 1;
+    if (c == '\n') wisp_buf_put(b, "\\n", 2);
+    else if (c == '\r') wisp_buf_put(b, "\\r", 2);
+    else {
+      char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+      wisp_buf_put(b, esc, 4);
+    }
+  }
+  wisp_buf_put(b, s + run, n - run);
+}
+
 void wisp_buf_free(wisp_buf *b) {
   free(b->data);
   b->data = NULL;
@@ -197,15 +215,127 @@ static void *job_main(void *p) {
   return NULL;
 }
 
+/* Thread attributes with an 8 MiB stack; 0, or an error result. */
+static wisp_result *big_stack(pthread_attr_t *attr) {
+  if (pthread_attr_init(attr) != 0) return wisp_result_error(WISP_ERR_SYSTEM, EAGAIN, "cannot start a thread");
+  int rc = pthread_attr_setstacksize(attr, 8u << 20);
+  if (rc != 0) {
+    pthread_attr_destroy(attr);
+    return wisp_result_error(WISP_ERR_SYSTEM, rc, "cannot give a thread an 8 MiB stack: %s", strerror(rc));
+  }
+  return NULL;
+}
+
 wisp_result *wisp_run_on_thread(wisp_job job, void *arg) {
   job_call call = {job, arg, NULL};
   pthread_attr_t attr;
   pthread_t thread;
-  if (pthread_attr_init(&attr) != 0) return wisp_result_error(WISP_ERR_SYSTEM, EAGAIN, "cannot start a thread");
-  pthread_attr_setstacksize(&attr, 8u << 20);
+  wisp_result *failed = big_stack(&attr);
+  if (failed != NULL) return failed;
   int rc = pthread_create(&thread, &attr, job_main, &call);
   pthread_attr_destroy(&attr);
   if (rc != 0) return wisp_result_error(WISP_ERR_SYSTEM, rc, "cannot start a thread");
   pthread_join(thread, NULL);
   return call.result;
+}
+
+/*
+ * A worker's queue holds jobs that live on their callers' stacks. Each job has its own
+ * lock and condition, so the worker never touches a job (or the caller's stack) after
+ * saying it is done, and the worker itself may be freed right after its last job.
+ */
+typedef struct worker_job {
+  wisp_job job;
+  void *arg;
+  wisp_result *result;
+  int done;
+  int last; /* the thread ends after this job */
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  struct worker_job *next;
+} worker_job;
+
+struct wisp_worker {
+  pthread_t thread;
+  char name[16];
+  pthread_mutex_t lock;
+  pthread_cond_t more;
+  worker_job *head, *tail;
+};
+
+static void *worker_main(void *p) {
+  wisp_worker *w = p;
+#if defined(__APPLE__)
+  pthread_setname_np(w->name);
+#else
+  pthread_setname_np(pthread_self(), w->name);
+#endif
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    while (w->head == NULL) pthread_cond_wait(&w->more, &w->lock);
+    worker_job *j = w->head;
+    w->head = j->next;
+    if (w->head == NULL) w->tail = NULL;
+    pthread_mutex_unlock(&w->lock);
+    int last = j->last;
+    wisp_result *r = j->job(j->arg);
+    pthread_mutex_lock(&j->lock);
+    j->result = r;
+    j->done = 1;
+    pthread_cond_signal(&j->cond);
+    pthread_mutex_unlock(&j->lock);
+    if (last) return NULL;
+  }
+}
+
+wisp_worker *wisp_worker_start(const char *name, wisp_result **error) {
+  wisp_worker *w = calloc(1, sizeof *w);
+  if (w == NULL) {
+    *error = wisp_result_error(WISP_ERR_MEMORY, ENOMEM, "out of memory");
+    return NULL;
+  }
+  snprintf(w->name, sizeof w->name, "%s", name);
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_cond_init(&w->more, NULL);
+  pthread_attr_t attr;
+  wisp_result *failed = big_stack(&attr);
+  int rc = failed == NULL ? pthread_create(&w->thread, &attr, worker_main, w) : 0;
+  if (failed == NULL) pthread_attr_destroy(&attr);
+  if (failed == NULL && rc != 0) failed = wisp_result_error(WISP_ERR_SYSTEM, rc, "cannot start a thread");
+  if (failed != NULL) {
+    pthread_cond_destroy(&w->more);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    *error = failed;
+    return NULL;
+  }
+  return w;
+}
+
+static wisp_result *post(wisp_worker *w, wisp_job job, void *arg, int last) {
+  worker_job j = {.job = job, .arg = arg, .last = last};
+  pthread_mutex_init(&j.lock, NULL);
+  pthread_cond_init(&j.cond, NULL);
+  pthread_mutex_lock(&w->lock);
+  if (w->tail != NULL) w->tail->next = &j;
+  else w->head = &j;
+  w->tail = &j;
+  pthread_cond_signal(&w->more);
+  pthread_mutex_unlock(&w->lock);
+  pthread_mutex_lock(&j.lock);
+  while (!j.done) pthread_cond_wait(&j.cond, &j.lock);
+  pthread_mutex_unlock(&j.lock);
+  pthread_cond_destroy(&j.cond);
+  pthread_mutex_destroy(&j.lock);
+  return j.result;
+}
+
+wisp_result *wisp_worker_run(wisp_worker *w, wisp_job job, void *arg) { return post(w, job, arg, 0); }
+
+void wisp_worker_finish(wisp_worker *w, wisp_job job, void *arg) {
+  wisp_result_free(post(w, job, arg, 1));
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->more);
+  pthread_mutex_destroy(&w->lock);
+  free(w);
 }

@@ -6,6 +6,13 @@
  * Lines are written with the entry's syslog priority in front (`<PRI>` as in RFC 3164/
  * 5424) so that every one of the eight severities survives into wisp's log parser; log
  * show's compact style has no warning type, and journal warnings are common.
+ *
+ * Any local process can write any bytes into the journal's fields (a SYSLOG_IDENTIFIER
+ * with a newline in it, then a whole forged line): every field is escaped as it is
+ * written, so one entry is always one line.
+ *
+ * sd-journal objects belong to the thread that opened them (sd-journal(3)): each wisp_log
+ * has a worker thread of its own, which opens, reads and closes it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -72,10 +79,12 @@ static void load_libsystemd(void) {
 }
 
 struct wisp_log {
+  wisp_worker *worker; /* started by the first open; every sd_journal call runs on it */
   sd_journal *j;
   uint64_t since;
   uint64_t until; /* 0: no end */
   int ended;
+  char file[512]; /* for error messages; empty for the system's journal */
 };
 
 wisp_log *wisp_log_new(void) { return calloc(1, sizeof(wisp_log)); }
@@ -83,12 +92,38 @@ wisp_log *wisp_log_new(void) { return calloc(1, sizeof(wisp_log)); }
 static wisp_result *close_job(void *p) {
   wisp_log *log = p;
   if (log->j != NULL) sd.close(log->j);
-  free(log);
+  log->j = NULL;
   return NULL;
 }
 
 void wisp_log_close(wisp_log *log) {
-  if (log != NULL) wisp_result_free(wisp_run_on_thread(close_job, log));
+  if (log == NULL) return;
+  /* Queued behind a read still running, so the journal is never closed under it. */
+  if (log->worker != NULL) wisp_worker_finish(log->worker, close_job, log);
+  free(log);
+}
+
+/* What an errno from opening or reading a journal file means, in words. */
+static const char *journal_problem(int err) {
+  switch (err) {
+    case ENODATA: return "the file is truncated or holds no journal data";
+    case EBADMSG: return "the file is corrupt (a bad header or object)";
+    case EPROTONOSUPPORT:
+    case EOPNOTSUPP: return "the file uses journal features this libsystemd does not know (written by a newer systemd?)";
+    case EACCES:
+    case EPERM: return "permission denied";
+    default: return NULL;
+  }
+}
+
+/* "cannot open the journal file X: the file is corrupt (...); journalctl --verify ..." */
+static wisp_result *journal_error(const char *doing, const char *file, int err) {
+  const char *problem = journal_problem(err);
+  const char *verify = (err == ENODATA || err == EBADMSG) && file[0] != '\0' ? "; journalctl --verify --file FILE says more" : "";
+  if (problem == NULL)
+    return wisp_result_error(WISP_ERR_SYSTEM, err, "%s%s%s: %s", doing, file[0] ? " file " : "", file, strerror(err));
+  return wisp_result_error(WISP_ERR_SYSTEM, err, "%s%s%s: %s (%s)%s", doing, file[0] ? " file " : "", file, problem,
+                           strerror(err), verify);
 }
 
 /* Adds FIELD=value; returns 0 or -errno. */
@@ -144,9 +179,9 @@ static wisp_result *log_open(wisp_log *log, const char *file, int64_t since_usec
   }
   if (rc < 0) {
     log->j = NULL;
-    return wisp_result_error(WISP_ERR_SYSTEM, -rc, "cannot open the journal%s%s: %s", file[0] ? " file " : "", file,
-                             strerror(-rc));
+    return journal_error("cannot open the journal", file, -rc);
   }
+  snprintf(log->file, sizeof log->file, "%s", file);
   sd.set_data_threshold(log->j, 64 * 1024);
   if ((rc = add_filters(log->j, process, subsystem)) < 0)
     return wisp_result_error(WISP_ERR_ARGUMENT, -rc, "cannot set the journal filter: %s", strerror(-rc));
@@ -171,24 +206,34 @@ static const char *field(sd_journal *j, const char *name, size_t *len) {
   return (const char *)data + skip;
 }
 
-static int small_number(const char *s, size_t n, int max) {
+/* A field's digits as a number, -1 when it is not 1 to 3 digits. */
+static int small_number(const char *s, size_t n) {
   if (s == NULL || n == 0 || n > 3) return -1;
   int v = 0;
   for (size_t i = 0; i < n; i++) {
     if (s[i] < '0' || s[i] > '9') return -1;
     v = v * 10 + (s[i] - '0');
   }
-  return v <= max ? v : -1;
+  return v;
+}
+
+static int all_digits(const char *s, size_t n) {
+  if (s == NULL || n == 0) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] < '0' || s[i] > '9') return 0;
+  return 1;
 }
 
 static void put_entry(wisp_buf *b, sd_journal *j, uint64_t usec) {
   size_t n;
-  const char *v = field(j, "PRIORITY", &n);
-  int priority = small_number(v, n, 7);
-  if (priority >= 0) {
-    v = field(j, "SYSLOG_FACILITY", &n);
-    int facility = small_number(v, n, 23);
-    wisp_buf_printf(b, "<%d>", (facility < 0 ? 0 : facility) * 8 + priority);
+  const char *raw_priority = field(j, "PRIORITY", &n);
+  size_t priority_len = n;
+  int priority = small_number(raw_priority, n);
+  int priority_ok = priority >= 0 && priority <= 7;
+  if (priority_ok) {
+    const char *v = field(j, "SYSLOG_FACILITY", &n);
+    int facility = small_number(v, n);
+    wisp_buf_printf(b, "<%d>", (facility < 0 || facility > 23 ? 0 : facility) * 8 + priority);
   }
   time_t secs = (time_t)(usec / 1000000);
   struct tm tm;
@@ -205,29 +250,29 @@ static void put_entry(wisp_buf *b, sd_journal *j, uint64_t usec) {
     ident = "unknown";
     ident_len = 7;
   }
-  wisp_buf_put(b, ident, ident_len);
+  wisp_buf_put_line_escaped(b, ident, ident_len);
+  /* _PID is the journal's own; SYSLOG_PID is the sender's word: digits only, either way. */
   size_t pid_len;
   const char *pid = field(j, "_PID", &pid_len);
-  if (pid == NULL) pid = field(j, "SYSLOG_PID", &pid_len);
-  if (pid != NULL && pid_len < 12) {
+  if (!all_digits(pid, pid_len)) pid = field(j, "SYSLOG_PID", &pid_len);
+  if (all_digits(pid, pid_len) && pid_len < 12) {
     wisp_buf_putc(b, '[');
     wisp_buf_put(b, pid, pid_len);
     wisp_buf_putc(b, ']');
   }
   wisp_buf_puts(b, ": ");
+  if (raw_priority != NULL && !priority_ok) {
+    /* Not a syslog level: shown as it is, so its severity is neither made up nor lost. */
+    wisp_buf_puts(b, "(PRIORITY=");
+    wisp_buf_put_line_escaped(b, raw_priority, priority_len > 32 ? 32 : priority_len);
+    wisp_buf_puts(b, priority_len > 32 ? "..." : "");
+    wisp_buf_puts(b, " is not a syslog level) ");
+  }
 
   size_t msg_len = 0;
   const char *msg = field(j, "MESSAGE", &msg_len);
   while (msg_len > 0 && (msg[msg_len - 1] == '\n' || msg[msg_len - 1] == '\r')) msg_len--;
-  /* A multi-line message: later lines are indented, so they continue this record. */
-  size_t start = 0;
-  for (size_t i = 0; i < msg_len; i++) {
-    if (msg[i] != '\n') continue;
-    wisp_buf_put(b, msg + start, i - start);
-    wisp_buf_puts(b, "\n    ");
-    start = i + 1;
-  }
-  if (msg != NULL) wisp_buf_put(b, msg + start, msg_len - start);
+  if (msg != NULL) wisp_buf_put_line_escaped(b, msg, msg_len);
   wisp_buf_putc(b, '\n');
 }
 
@@ -244,7 +289,7 @@ static wisp_result *log_read(wisp_log *log, int32_t token, int32_t max_bytes) {
     int rc = sd.next(log->j);
     if (rc < 0) {
       wisp_buf_free(&b);
-      return wisp_result_error(WISP_ERR_SYSTEM, -rc, "cannot read the journal: %s", strerror(-rc));
+      return journal_error("cannot read the journal", log->file, -rc);
     }
     if (rc == 0) {
       log->ended = 1;
@@ -266,7 +311,7 @@ static wisp_result *log_read(wisp_log *log, int32_t token, int32_t max_bytes) {
   return r;
 }
 
-/* Both run on a thread of their own: libsystemd decompresses on the stack. */
+/* Both run on the log's worker thread (an 8 MiB stack: libsystemd decompresses on it). */
 typedef struct log_args {
   wisp_log *log;
   const char *file, *process, *subsystem;
@@ -286,12 +331,19 @@ static wisp_result *read_job(void *p) {
 
 wisp_result *wisp_log_open(wisp_log *log, const char *file, int64_t since_usec, int64_t until_usec,
                            const char *process, const char *subsystem) {
+  if (log == NULL) return wisp_result_error(WISP_ERR_ARGUMENT, EINVAL, "bad arguments to wisp_log_open");
+  if (log->worker == NULL) {
+    wisp_result *error = NULL;
+    log->worker = wisp_worker_start("wisp-log", &error);
+    if (log->worker == NULL) return error;
+  }
   log_args a = {.log = log, .file = file, .process = process, .subsystem = subsystem, .since = since_usec,
                 .until = until_usec};
-  return wisp_run_on_thread(open_job, &a);
+  return wisp_worker_run(log->worker, open_job, &a);
 }
 
 wisp_result *wisp_log_read(wisp_log *log, int32_t token, int32_t max_bytes) {
+  if (log == NULL || log->worker == NULL) return wisp_result_error(WISP_ERR_ARGUMENT, EINVAL, "log not open");
   log_args a = {.log = log, .token = token, .max_bytes = max_bytes};
-  return wisp_run_on_thread(read_job, &a);
+  return wisp_worker_run(log->worker, read_job, &a);
 }

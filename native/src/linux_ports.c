@@ -14,12 +14,14 @@
 #include <fcntl.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -35,6 +37,7 @@ typedef struct sock_row {
   unsigned port;
   unsigned long inode;
   long uid;
+  int v6only; /* 1, 0, or -1: not known (from /proc/net) */
   int *pids;
   int npids, cap;
 } sock_row;
@@ -61,6 +64,18 @@ static sock_row *add_row(sock_list *l) {
   return r;
 }
 
+/* IPV6_V6ONLY from a message's attributes (the kernel adds it for listening IPv6 sockets); -1 if absent. */
+static int v6only_attr(const struct nlmsghdr *h) {
+  size_t header = NLMSG_LENGTH(sizeof(struct inet_diag_msg));
+  if (h->nlmsg_len <= header) return -1;
+  const struct rtattr *a = (const struct rtattr *)((const char *)h + NLMSG_ALIGN(header));
+  int left = (int)(h->nlmsg_len - NLMSG_ALIGN(header));
+  for (; RTA_OK(a, left); a = RTA_NEXT(a, left)) {
+    if (a->rta_type == INET_DIAG_SKV6ONLY && RTA_PAYLOAD(a) >= 1) return *(const unsigned char *)RTA_DATA(a) != 0;
+  }
+  return -1;
+}
+
 /* One sock_diag dump for a family and protocol; returns 0 or -errno. */
 static int diag_dump(sock_list *l, int family, int udp) {
   int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
@@ -83,32 +98,58 @@ static int diag_dump(sock_list *l, int family, int udp) {
     return -e;
   }
   int start = l->n;
-  /* On the heap, aligned for nlmsghdr, and off koffi's small async stack. */
-  enum { BUF_BYTES = 32768 };
-  long *aligned = malloc(BUF_BYTES);
+  /* On the heap, aligned for nlmsghdr, and off koffi's small async stack; grown when the
+     kernel has a bigger datagram waiting (MSG_PEEK | MSG_TRUNC says its real size). */
+  size_t cap = 32768;
+  long *aligned = malloc(cap);
   if (aligned == NULL) {
     close(fd);
     return -ENOMEM;
   }
-  char *buf = (char *)aligned;
   int rc = 0;
   for (;;) {
-    ssize_t len = recv(fd, buf, BUF_BYTES, 0);
+    ssize_t want = recv(fd, aligned, cap, MSG_PEEK | MSG_TRUNC);
+    if (want < 0) {
+      if (errno == EINTR) continue;
+      rc = -errno;
+      break;
+    }
+    if ((size_t)want > cap) {
+      long *grown = realloc(aligned, (size_t)want);
+      if (grown == NULL) {
+        rc = -ENOMEM;
+        break;
+      }
+      aligned = grown;
+      cap = (size_t)want;
+    }
+    struct iovec iov = {aligned, cap};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+    ssize_t len = recvmsg(fd, &mh, 0);
     if (len < 0) {
       if (errno == EINTR) continue;
       rc = -errno;
       break;
     }
+    if (mh.msg_flags & MSG_TRUNC) {
+      rc = -EMSGSIZE; /* a datagram cut short: its sockets would be lost */
+      break;
+    }
     if (len == 0) break;
     int done = 0;
-    for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)len); h = NLMSG_NEXT(h, len)) {
+    for (struct nlmsghdr *h = (struct nlmsghdr *)aligned; NLMSG_OK(h, (size_t)len); h = NLMSG_NEXT(h, len)) {
       if (h->nlmsg_type == NLMSG_DONE) {
         done = 1;
         break;
       }
       if (h->nlmsg_type == NLMSG_ERROR) {
         struct nlmsgerr *err = NLMSG_DATA(h);
-        rc = err->error ? err->error : -EIO;
+        rc = h->nlmsg_len >= NLMSG_LENGTH(sizeof *err) && err->error ? err->error : -EIO;
+        done = 1;
+        break;
+      }
+      if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
+        rc = -EBADMSG;
         done = 1;
         break;
       }
@@ -124,6 +165,7 @@ static int diag_dump(sock_list *l, int family, int udp) {
       r->port = port;
       r->inode = d->idiag_inode;
       r->uid = (long)d->idiag_uid;
+      r->v6only = r->family == 6 ? v6only_attr(h) : 0;
     }
     if (done) break;
   }
@@ -150,6 +192,7 @@ static int procfs_dump(sock_list *l, int family, int udp) {
     return 0;
   }
   unsigned want = udp ? TCP_STATE_CLOSE : TCP_STATE_LISTEN;
+  int start = l->n;
   while (fgets(line, sizeof line, f) != NULL) {
     char local[40];
     unsigned port, state;
@@ -177,9 +220,12 @@ static int procfs_dump(sock_list *l, int family, int udp) {
     r->port = port;
     r->inode = inode;
     r->uid = uid;
+    r->v6only = family == 6 ? -1 : 0; /* /proc/net does not say */
   }
+  int failed = ferror(f) ? -EIO : 0;
   fclose(f);
-  return 0;
+  if (failed) l->n = start;
+  return failed;
 }
 
 /* Open addressing from inode to row index; inodes are never 0 for a real socket. */
@@ -221,7 +267,41 @@ static void add_pid(sock_list *l, sock_row *r, int pid) {
   r->pids[r->npids++] = pid;
 }
 
-/* Walks /proc/<pid>/fd; writes `O pid name` for each pid that holds a listed socket. */
+/* `O pid comm exe_base argv0_base`: the short name and the two that are not cut at 15 bytes. */
+static void put_owner(wisp_buf *owners, int pid) {
+  char path[64], buf[4096];
+  wisp_buf_printf(owners, "O\t%d\t", pid);
+  snprintf(path, sizeof path, "/proc/%d/comm", pid);
+  ssize_t n = wisp_read_file(path, buf, sizeof buf);
+  if (n < 0) n = 0;
+  while (n > 0 && buf[n - 1] == '\n') n--;
+  wisp_buf_put_escaped(owners, buf, (size_t)n);
+  wisp_buf_putc(owners, '\t');
+  size_t base_len;
+  const char *base;
+  snprintf(path, sizeof path, "/proc/%d/exe", pid);
+  n = readlink(path, buf, sizeof buf - 1);
+  if (n > 0) {
+    static const char deleted[] = " (deleted)";
+    size_t dl = sizeof deleted - 1;
+    if ((size_t)n > dl && memcmp(buf + n - dl, deleted, dl) == 0) n -= (ssize_t)dl;
+    base = wisp_basename_n(buf, (size_t)n, &base_len);
+    wisp_buf_put_escaped(owners, base, base_len);
+  }
+  wisp_buf_putc(owners, '\t');
+  snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+  n = wisp_read_file(path, buf, sizeof buf);
+  if (n > 0) {
+    base = wisp_basename_n(buf, strnlen(buf, (size_t)n), &base_len);
+    wisp_buf_put_escaped(owners, base, base_len);
+  }
+  wisp_buf_putc(owners, '\n');
+}
+
+/*
+ * Walks /proc/<pid>/fd: `O` for each pid that holds a listed socket, `D` for each whose
+ * descriptors could not be read (its sockets, if any, stay without an owner).
+ */
 static int walk_owners(sock_list *l, const inode_map *m, int32_t token, wisp_buf *owners, int *denied, int *scanned) {
   DIR *proc = opendir("/proc");
   if (proc == NULL) return -errno;
@@ -234,7 +314,10 @@ static int walk_owners(sock_list *l, const inode_map *m, int32_t token, wisp_buf
     snprintf(path, sizeof path, "/proc/%d/fd", pid);
     int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
-      if (errno == EACCES || errno == EPERM) (*denied)++;
+      if (errno == EACCES || errno == EPERM) {
+        (*denied)++;
+        wisp_buf_printf(owners, "D\t%d\n", pid);
+      }
       continue;
     }
     DIR *fds = fdopendir(dfd);
@@ -260,17 +343,11 @@ static int walk_owners(sock_list *l, const inode_map *m, int32_t token, wisp_buf
       holds = 1;
     }
     closedir(fds);
-    if (hidden) (*denied)++;
-    if (holds) {
-      char comm[64];
-      snprintf(path, sizeof path, "/proc/%d/comm", pid);
-      ssize_t n = wisp_read_file(path, comm, sizeof comm);
-      if (n < 0) n = 0;
-      while (n > 0 && comm[n - 1] == '\n') n--;
-      wisp_buf_printf(owners, "O\t%d\t", pid);
-      wisp_buf_put_escaped(owners, comm, (size_t)n);
-      wisp_buf_putc(owners, '\n');
+    if (hidden) {
+      (*denied)++;
+      wisp_buf_printf(owners, "D\t%d\n", pid);
     }
+    if (holds) put_owner(owners, pid);
   }
   closedir(proc);
   return 0;
@@ -278,18 +355,41 @@ static int walk_owners(sock_list *l, const inode_map *m, int32_t token, wisp_buf
 
 static wisp_result *ports(int32_t token, int32_t flags) {
   sock_list l = {0};
-  char source[128] = "";
+  char source[160] = "";
+  wisp_buf failures = {0};
   static const int families[2] = {4, 6};
   for (int udp = 0; udp <= 1; udp++) {
-    const char *used = "sock_diag";
+    const char *proto = udp ? "udp" : "tcp";
+    const char *used[2];
     for (int fi = 0; fi < 2; fi++) {
       int family = families[fi];
-      if (!(flags & WISP_PORTS_PROCFS) && diag_dump(&l, family == 6 ? AF_INET6 : AF_INET, udp) == 0) continue;
-      used = "procfs";
-      procfs_dump(&l, family, udp);
+      int diag = (flags & WISP_PORTS_PROCFS) ? -EOPNOTSUPP : diag_dump(&l, family == 6 ? AF_INET6 : AF_INET, udp);
+      if (diag == 0) {
+        used[fi] = "sock_diag";
+        continue;
+      }
+      int procfs = procfs_dump(&l, family, udp);
+      if (procfs == 0) {
+        used[fi] = "procfs";
+        continue;
+      }
+      /* Neither could be read: say so, or "nothing listens" would pass for an answer. */
+      used[fi] = "none";
+      wisp_buf_printf(&failures, "E\t%s\t%d\t%d\t", proto, family, -procfs);
+      char why[200];
+      if (flags & WISP_PORTS_PROCFS)
+        snprintf(why, sizeof why, "/proc/net/%s%s: %s", proto, family == 6 ? "6" : "", strerror(-procfs));
+      else
+        snprintf(why, sizeof why, "sock_diag: %s; /proc/net/%s%s: %s", strerror(-diag), proto, family == 6 ? "6" : "",
+                 strerror(-procfs));
+      wisp_buf_put_escaped(&failures, why, strlen(why));
+      wisp_buf_putc(&failures, '\n');
     }
     size_t at = strlen(source);
-    snprintf(source + at, sizeof source - at, "%s%s:%s", at ? "," : "", udp ? "udp" : "tcp", used);
+    if (strcmp(used[0], used[1]) == 0)
+      snprintf(source + at, sizeof source - at, "%s%s:%s", at ? "," : "", proto, used[0]);
+    else
+      snprintf(source + at, sizeof source - at, "%s%s4:%s,%s6:%s", at ? "," : "", proto, used[0], proto, used[1]);
   }
   wisp_buf owners = {0};
   int denied = 0, scanned = 0;
@@ -313,18 +413,20 @@ static wisp_result *ports(int32_t token, int32_t flags) {
     wisp_buf_printf(&b, "H\t%s\t%d\t%d\n", source, denied, scanned);
     for (int i = 0; i < l.n; i++) {
       sock_row *r = &l.rows[i];
-      wisp_buf_printf(&b, "S\t%s\t%d\t%s\t%u\t%lu\t%ld\t", r->udp ? "udp" : "tcp", r->family, r->addr, r->port, r->inode,
-                      r->uid);
+      wisp_buf_printf(&b, "S\t%s\t%d\t%s\t%u\t%lu\t%ld\t%d\t", r->udp ? "udp" : "tcp", r->family, r->addr, r->port,
+                      r->inode, r->uid, r->v6only);
       for (int k = 0; k < r->npids; k++) wisp_buf_printf(&b, k ? ",%d" : "%d", r->pids[k]);
       wisp_buf_putc(&b, '\n');
     }
     wisp_buf_put(&b, owners.data, owners.len);
-    if (owners.failed) b.failed = 1;
+    wisp_buf_put(&b, failures.data, failures.len);
+    if (owners.failed || failures.failed) b.failed = 1;
   }
   int cancelled = wisp_cancelled(token), failed = l.failed;
   for (int i = 0; i < l.n; i++) free(l.rows[i].pids);
   free(l.rows);
   wisp_buf_free(&owners);
+  wisp_buf_free(&failures);
   if (cancelled) {
     wisp_buf_free(&b);
     return wisp_result_error(WISP_CANCELLED, ECANCELED, "cancelled");

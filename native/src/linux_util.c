@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "linux_util.h"
 
+#include "common.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -24,6 +26,34 @@ ssize_t wisp_read_file(const char *path, char *buf, size_t cap) {
   close(fd);
   buf[got] = '\0';
   return (ssize_t)got;
+}
+
+ssize_t wisp_read_whole(const char *path, wisp_buf *out, size_t max, int *more) {
+  out->len = 0;
+  *more = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  char chunk[4096];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      close(fd);
+      return -e;
+    }
+    if (n == 0) break;
+    size_t take = (size_t)n;
+    if (out->len + take > max) {
+      take = max - out->len;
+      *more = 1;
+    }
+    wisp_buf_put(out, chunk, take);
+    if (*more) break;
+  }
+  close(fd);
+  if (out->failed) return -ENOMEM;
+  return (ssize_t)out->len;
 }
 
 int wisp_is_pid_name(const char *name) {

@@ -5,7 +5,11 @@
  * process and subsystem predicate is re-checked in code, since predicate filtering has
  * been unreliable in some scopes. Entries are written as log show compact-style lines,
  * `2026-10-04 03:02:15.445 E  proc[pid:tid] [subsystem:category] message`, whose type
- * decides severity in wisp's log parser.
+ * decides severity in wisp's log parser; the thread id in hex, as log show prints it.
+ * Every field is escaped as it is written (process, subsystem, category, message), so one
+ * entry is always one line: a process cannot forge a line through its own log text.
+ * Each wisp_log keeps one thread from open to close (its objects and autorelease pools
+ * stay on it).
  *
  * Written against Apple's documented API (OSLog/OSLogStore.h, OSLogEntryLog.h); built
  * only on macOS with -fobjc-arc, and not built or run in this repository's Linux CI.
@@ -21,6 +25,7 @@
 #include "common.h"
 
 struct wisp_log {
+  wisp_worker *worker; /* started by the first open; every OSLog call runs on it */
   void *store;      /* OSLogStore, retained (CFBridgingRetain) */
   void *enumerator; /* OSLogEnumerator, retained */
   void *process;    /* NSString or NULL */
@@ -45,12 +50,14 @@ static wisp_result *close_job(void *p) {
     release(&log->process);
     release(&log->subsystem);
   }
-  free(log);
   return NULL;
 }
 
 void wisp_log_close(wisp_log *log) {
-  if (log != NULL) wisp_result_free(wisp_run_on_thread(close_job, log));
+  if (log == NULL) return;
+  /* Queued behind a read still running, so nothing is released under it. */
+  if (log->worker != NULL) wisp_worker_finish(log->worker, close_job, log);
+  free(log);
 }
 
 static wisp_result *log_open(wisp_log *log, const char *file, int64_t since_usec, int64_t until_usec, const char *process,
@@ -119,9 +126,10 @@ static const char *type_code(OSLogEntryLogLevel level) {
   }
 }
 
+/* A field of the line, escaped: no field can end the line. */
 static void put_ns(wisp_buf *b, NSString *s) {
   const char *u = s.UTF8String;
-  if (u != NULL) wisp_buf_puts(b, u);
+  if (u != NULL) wisp_buf_put_line_escaped(b, u, strlen(u));
 }
 
 static void put_entry(wisp_buf *b, OSLogEntryLog *e, double when) {
@@ -134,7 +142,7 @@ static void put_entry(wisp_buf *b, OSLogEntryLog *e, double when) {
   if (ms > 999) ms = 999;
   wisp_buf_printf(b, "%s.%03u %s ", stamp, ms, type_code(e.level));
   put_ns(b, e.process);
-  wisp_buf_printf(b, "[%d:%llu] ", (int)e.processIdentifier, (unsigned long long)e.threadIdentifier);
+  wisp_buf_printf(b, "[%d:%llx] ", (int)e.processIdentifier, (unsigned long long)e.threadIdentifier);
   if (e.subsystem.length > 0) {
     wisp_buf_putc(b, '[');
     put_ns(b, e.subsystem);
@@ -142,13 +150,8 @@ static void put_entry(wisp_buf *b, OSLogEntryLog *e, double when) {
     put_ns(b, e.category);
     wisp_buf_puts(b, "] ");
   }
-  /* A message with newlines: later lines are indented so they continue this record. */
-  NSString *message = [e.composedMessage stringByTrimmingCharactersInSet:NSCharacterSet.newlineCharacterSet];
-  NSArray<NSString *> *lines = [message componentsSeparatedByString:@"\n"];
-  for (NSUInteger i = 0; i < lines.count; i++) {
-    if (i > 0) wisp_buf_puts(b, "\n    ");
-    put_ns(b, lines[i]);
-  }
+  /* A message with newlines stays on this line: they are escaped like every other field's. */
+  put_ns(b, [e.composedMessage stringByTrimmingCharactersInSet:NSCharacterSet.newlineCharacterSet]);
   wisp_buf_putc(b, '\n');
 }
 
@@ -212,11 +215,18 @@ static wisp_result *read_job(void *p) {
 
 wisp_result *wisp_log_open(wisp_log *log, const char *file, int64_t since_usec, int64_t until_usec, const char *process,
                            const char *subsystem) {
+  if (log == NULL) return wisp_result_error(WISP_ERR_ARGUMENT, EINVAL, "bad arguments to wisp_log_open");
+  if (log->worker == NULL) {
+    wisp_result *error = NULL;
+    log->worker = wisp_worker_start("wisp-log", &error);
+    if (log->worker == NULL) return error;
+  }
   log_args a = {.log = log, .file = file, .process = process, .subsystem = subsystem, .since = since_usec, .until = until_usec};
-  return wisp_run_on_thread(open_job, &a);
+  return wisp_worker_run(log->worker, open_job, &a);
 }
 
 wisp_result *wisp_log_read(wisp_log *log, int32_t token, int32_t max_bytes) {
+  if (log == NULL || log->worker == NULL) return wisp_result_error(WISP_ERR_ARGUMENT, EINVAL, "log not open");
   log_args a = {.log = log, .token = token, .max_bytes = max_bytes};
-  return wisp_run_on_thread(read_job, &a);
+  return wisp_worker_run(log->worker, read_job, &a);
 }

@@ -27,6 +27,7 @@ typedef struct sock_row {
   char addr[INET6_ADDRSTRLEN];
   unsigned port;
   long uid;
+  int v6only;
   int *pids;
   int npids, cap;
 } sock_row;
@@ -72,11 +73,15 @@ static void add_pid(sock_list *l, sock_row *r, int pid) {
   r->pids[r->npids++] = pid;
 }
 
-/* Fills family, address and port from an in_sockinfo; returns 0 when it is not IP. */
+/*
+ * Fills family, address and port from an in_sockinfo; returns 0 when it is not IP. An
+ * IPv6 socket that also takes IPv4 (no IPV6_V6ONLY) carries both version flags.
+ */
 static int describe(const struct in_sockinfo *in, sock_row *r) {
   r->port = ntohs((uint16_t)in->insi_lport);
   if (in->insi_vflag & INI_IPV6) {
     r->family = 6;
+    r->v6only = (in->insi_vflag & INI_IPV4) ? 0 : 1;
     inet_ntop(AF_INET6, &in->insi_laddr.ina_6, r->addr, sizeof r->addr);
     return 1;
   }
@@ -95,6 +100,12 @@ static wisp_result *ports(int32_t token) {
   pid_t *pids = malloc((size_t)cap * sizeof *pids);
   if (pids == NULL) return wisp_result_error(WISP_ERR_MEMORY, ENOMEM, "out of memory");
   count = proc_listallpids(pids, cap * (int)sizeof *pids);
+  if (count <= 0) {
+    int e = errno ? errno : EIO;
+    free(pids);
+    return wisp_result_error(WISP_ERR_SYSTEM, e, "proc_listallpids failed");
+  }
+  if (count > cap) count = cap;
   sock_list l = {0};
   wisp_buf owners = {0};
   int denied = 0, scanned = 0;
@@ -105,7 +116,10 @@ static wisp_result *ports(int32_t token) {
     errno = 0;
     int bytes = proc_pidinfo(pid, PROC_PIDLISTFDS, 0, NULL, 0);
     if (bytes <= 0) {
-      if (errno == EPERM || errno == EACCES) denied++;
+      if (errno == EPERM || errno == EACCES) {
+        denied++;
+        wisp_buf_printf(&owners, "D\t%d\n", pid);
+      }
       continue;
     }
     if (bytes > fds_cap) {
@@ -154,9 +168,19 @@ static wisp_result *ports(int32_t token) {
       holds = 1;
     }
     if (holds) {
+      /* `O pid comm exe_base argv0_base`: the executable's basename is the name not cut to 16 bytes. */
       wisp_buf_printf(&owners, "O\t%d\t", pid);
       if (have_bsd) wisp_buf_put_escaped(&owners, bsd.pbsi_comm, strnlen(bsd.pbsi_comm, sizeof bsd.pbsi_comm));
-      wisp_buf_putc(&owners, '\n');
+      wisp_buf_putc(&owners, '\t');
+      char path[PROC_PIDPATHINFO_MAXSIZE];
+      int plen = proc_pidpath(pid, path, sizeof path);
+      if (plen > 0) {
+        size_t start = 0;
+        for (int c = 0; c < plen; c++)
+          if (path[c] == '/') start = (size_t)c + 1;
+        wisp_buf_put_escaped(&owners, path + start, (size_t)plen - start);
+      }
+      wisp_buf_puts(&owners, "\t\n");
     }
   }
   free(fds);
@@ -167,8 +191,8 @@ static wisp_result *ports(int32_t token) {
     wisp_buf_printf(&b, "H\ttcp:libproc,udp:libproc\t%d\t%d\n", denied, scanned);
     for (int i = 0; i < l.n; i++) {
       sock_row *r = &l.rows[i];
-      wisp_buf_printf(&b, "S\t%s\t%d\t%s\t%u\t%llu\t%ld\t", r->udp ? "udp" : "tcp", r->family, r->addr, r->port,
-                      (unsigned long long)r->so, r->uid);
+      wisp_buf_printf(&b, "S\t%s\t%d\t%s\t%u\t%llu\t%ld\t%d\t", r->udp ? "udp" : "tcp", r->family, r->addr, r->port,
+                      (unsigned long long)r->so, r->uid, r->v6only);
       for (int k = 0; k < r->npids; k++) wisp_buf_printf(&b, k ? ",%d" : "%d", r->pids[k]);
       wisp_buf_putc(&b, '\n');
     }

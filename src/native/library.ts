@@ -10,7 +10,7 @@ import { WispError } from '../errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 export const Status = {
   Ok: 0,

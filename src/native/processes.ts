@@ -20,8 +20,11 @@ export interface NativeProcess {
   cpuNs2: number | undefined;
   startEpochS: number;
   kernelThread: boolean;
+  /** The executable or command line could not be read for lack of permission (not: the process is gone). */
   exeUnreadable: boolean;
   cmdlineUnreadable: boolean;
+  /** The command line was longer than the library reads: later arguments are left out, whole. */
+  cmdlineCut: boolean;
   /** The kernel's short name (comm on Linux, at most 15 bytes). */
   name: string;
   /** Basename of the executable, '' when unreadable. */
@@ -30,6 +33,18 @@ export interface NativeProcess {
   argv0Base: string;
   /** argv joined with spaces (not yet redacted), '' when there is none. */
   cmdline: string;
+}
+
+/** The machine's CPU time by kind at one sample, in the kernel's ticks; undefined where a platform has no such count. */
+export interface MachineCpu {
+  user: number;
+  nice: number;
+  system: number;
+  idle: number;
+  iowait: number | undefined;
+  irq: number | undefined;
+  softirq: number | undefined;
+  steal: number | undefined;
 }
 
 export interface NativeProcessTable {
@@ -43,10 +58,14 @@ export interface NativeProcessTable {
   seen: number;
   denied: number;
   vanished: number;
+  /** The machine's CPU time at the two samples; undefined when it could not be read. */
+  machineCpu: [MachineCpu, MachineCpu] | undefined;
   processes: NativeProcess[];
 }
 
 export const DEFAULT_SAMPLE_MS = 500;
+/** The longest command line the library reads, in bytes (whole arguments only). Must equal WISP_CMDLINE_MAX. */
+export const CMDLINE_MAX_BYTES = 16_384;
 
 export async function readProcessTable(opts: { sampleMs?: number; signal?: AbortSignal } = {}): Promise<NativeProcessTable> {
   const sampleMs = opts.sampleMs ?? DEFAULT_SAMPLE_MS;
@@ -59,8 +78,9 @@ export async function readProcessTable(opts: { sampleMs?: number; signal?: Abort
 
 export function parseProcessTable(data: Buffer): NativeProcessTable {
   const table: NativeProcessTable = {
-    tickNs: 0, intervalNs: 0, nowEpochS: 0, selfUid: -1, seen: 0, denied: 0, vanished: 0, processes: [],
+    tickNs: 0, intervalNs: 0, nowEpochS: 0, selfUid: -1, seen: 0, denied: 0, vanished: 0, machineCpu: undefined, processes: [],
   };
+  const samples: MachineCpu[] = [];
   for (const f of splitRecords(data)) {
     if (f[0] === 'H') {
       table.tickNs = num(f[1]);
@@ -70,6 +90,12 @@ export function parseProcessTable(data: Buffer): NativeProcessTable {
       table.seen = num(f[5]);
       table.denied = num(f[6]);
       table.vanished = num(f[7]);
+    } else if (f[0] === 'C' && f.length >= 10) {
+      const count = (i: number): number | undefined => (num(f[i], -1) < 0 ? undefined : num(f[i]));
+      samples[num(f[1]) === 2 ? 1 : 0] = {
+        user: num(f[2]), nice: num(f[3]), system: num(f[4]), idle: num(f[5]),
+        iowait: count(6), irq: count(7), softirq: count(8), steal: count(9),
+      };
     } else if (f[0] === 'P' && f.length >= 16) {
       const flags = f[11] ?? '';
       const cpu2 = num(f[9], -1);
@@ -87,6 +113,7 @@ export function parseProcessTable(data: Buffer): NativeProcessTable {
         kernelThread: flags.includes('k'),
         exeUnreadable: flags.includes('e'),
         cmdlineUnreadable: flags.includes('c'),
+        cmdlineCut: flags.includes('t'),
         name: unescapeField(f[12] ?? ''),
         exeBase: unescapeField(f[13] ?? ''),
         argv0Base: unescapeField(f[14] ?? ''),
@@ -94,5 +121,6 @@ export function parseProcessTable(data: Buffer): NativeProcessTable {
       });
     }
   }
+  if (samples[0] !== undefined && samples[1] !== undefined) table.machineCpu = [samples[0], samples[1]];
   return table;
 }

@@ -22,7 +22,7 @@ export interface SystemLogQuery {
 export interface SystemLogReader {
   /** Whether any log files could be opened (false: nothing readable here). */
   hasFiles: boolean;
-  /** Next batch of whole lines; undefined at the end. */
+  /** Next batch of whole lines; undefined at the end or after close. One batch at a time. */
   next(maxBytes: number, signal?: AbortSignal): Promise<Buffer | undefined>;
   close(): void;
 }
@@ -32,10 +32,15 @@ export async function openSystemLog(query: SystemLogQuery, signal?: AbortSignal)
   const handle = lib.logNew() as bigint | null;
   if (handle === null || handle === 0n) throw new WispError('WISP_INTERNAL', 'opening the system log: out of memory');
   let closed = false;
+  // A read handed to koffi may not have reached the library yet: closing then would free
+  // the log under it. close() marks the reader closed at once and frees it when no read
+  // is in flight (or when the one in flight returns).
+  let inFlight: Promise<unknown> | undefined;
   const close = (): void => {
     if (closed) return;
     closed = true;
-    lib.logClose(handle);
+    if (inFlight === undefined) lib.logClose(handle);
+    else void inFlight.finally(() => lib.logClose(handle));
   };
   let hasFiles = false;
   try {
@@ -55,13 +60,16 @@ export async function openSystemLog(query: SystemLogQuery, signal?: AbortSignal)
     hasFiles,
     async next(maxBytes, batchSignal) {
       if (ended || closed) return undefined;
-      const { status, data } = await callNative(
-        'reading the system log',
-        (l, token) => [l.logRead, [handle, token, maxBytes]],
-        batchSignal ?? signal,
-      );
-      if (status === Status.End) ended = true;
-      return data.length > 0 ? data : ended ? undefined : Buffer.alloc(0);
+      if (inFlight !== undefined) throw new WispError('WISP_INTERNAL', 'reading the system log: one batch at a time');
+      const read = callNative('reading the system log', (l, token) => [l.logRead, [handle, token, maxBytes]], batchSignal ?? signal);
+      inFlight = read.catch(() => undefined);
+      try {
+        const { status, data } = await read;
+        if (status === Status.End) ended = true;
+        return data.length > 0 ? data : ended ? undefined : Buffer.alloc(0);
+      } finally {
+        inFlight = undefined;
+      }
     },
     close,
   };

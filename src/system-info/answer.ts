@@ -1,8 +1,10 @@
 /**
  * A system_info answer: a few facts, a short table and what could not be seen, within
  * 15 rows and 4 KiB. Every shown string passes through the redaction module here, once,
- * so no topic can forget it.
+ * so no topic can forget it: each value whole, and only then cut to its column's width,
+ * since a secret cut first (`ghp_16C7e42F292c…`) no longer looks like one.
  */
+import { clip } from '../render/clip.js';
 import { formatCount } from '../render/numbers.js';
 import { redact } from '../redact/index.js';
 import type { Topic } from './request.js';
@@ -37,26 +39,29 @@ export interface AnswerParts {
   summary: string;
   facts?: Fact[];
   columns?: string[];
-  /** All rows, best first; the builder cuts them. */
+  /** All rows, best first, each value whole; the builder redacts, then cuts them. */
   rows?: string[][];
+  /** The most characters a column's values show (after redaction); none: shown whole. */
+  widths?: (number | undefined)[];
   notes?: string[];
   unseen?: string[];
 }
 
 export function buildAnswer(parts: AnswerParts): SystemInfoAnswer {
-  const facts = (parts.facts ?? []).map((f) => ({ label: f.label, value: redact(f.value) }));
+  const facts = (parts.facts ?? []).map((f) => ({ label: f.label, value: shown(f.value) }));
   const columns = parts.columns ?? [];
   const all = parts.rows ?? [];
-  const rows = all.slice(0, MAX_ROWS).map((r) => r.map((cell) => redact(cell)));
+  const widths = parts.widths ?? [];
+  const rows = all.slice(0, MAX_ROWS).map((r) => r.map((cell, i) => shown(cell, widths[i])));
   const answer: SystemInfoAnswer = {
     topic: parts.topic,
-    summary: redact(parts.summary),
+    summary: shown(parts.summary),
     facts,
     columns,
     rows,
     moreRows: all.length - rows.length,
-    notes: (parts.notes ?? []).map(redact),
-    unseen: (parts.unseen ?? []).map(redact),
+    notes: (parts.notes ?? []).map((n) => shown(n)),
+    unseen: (parts.unseen ?? []).map((u) => shown(u)),
     text: '',
   };
   answer.text = render(answer);
@@ -99,6 +104,18 @@ function table(columns: string[], rows: string[][]): string[] {
       .trimEnd();
   return [line(columns, true), ...rows.map((r) => line(columns.map((_, i) => r[i] ?? ''), false))];
 }
+
+/**
+ * A value as shown: redacted whole, then its control characters made visible (a folder
+ * or process name may hold a newline, which must not start a row of its own), then cut.
+ */
+export function shown(value: string, width?: number): string {
+  const visible = redact(value).replace(/[\u0000-\u001f\u007f]/g, controlEscape);
+  return width === undefined ? visible : clip(visible, width);
+}
+
+const controlEscape = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 function cutToBytes(text: string, max: number): string {
   const suffix = '\n… (cut at 4 KiB)\n';

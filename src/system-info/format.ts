@@ -1,4 +1,3 @@
-import { clip as cut } from '../render/clip.js';
 import { formatCount } from '../render/numbers.js';
 
 /** How system_info writes numbers: binary units, one decimal, fixed conventions. */
@@ -33,9 +32,12 @@ export function formatDuration(seconds: number): string {
   return `${s}s`;
 }
 
-/** Clips a cell to max characters, marking the cut. */
-export function clip(s: string, max: number): string {
-  return cut(s.replace(/[\t\r\n]+/g, ' '), max);
+/** CPU time: finer than a duration below a minute (0.42s, 12.3s), then as one (5m 2s, 3h 20m). */
+export function formatCpuTime(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  if (seconds < 10) return `${seconds.toFixed(2)}s`;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  return formatDuration(seconds);
 }
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;

@@ -27,8 +27,31 @@ topics:
 Answers are at most 15 rows and 4 KiB, say what could not be seen, and redact command lines.
 `;
 
+const VALUE_OPTIONS = ['--port', '--process', '--path'];
+const FLAGS = new Set([...VALUE_OPTIONS, '--json', '--help', '-h']);
+
+/**
+ * `--port -1` as `--port=-1`: node's parser would refuse a value that starts with '-' as
+ * "ambiguous", and the caller would never hear what is wrong with the value itself. A
+ * value that is one of this command's own options is left alone (a missing value).
+ */
+export function attachDashValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (VALUE_OPTIONS.includes(arg) && next !== undefined && next.startsWith('-') && !FLAGS.has(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 export const runInfo: CommandRunner = async (args, io) => {
-  const parsed = parseCommandLine(args, {
+  const parsed = parseCommandLine(attachDashValues(args), {
     port: { type: 'string' },
     process: { type: 'string' },
     path: { type: 'string' },

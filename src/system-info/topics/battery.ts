@@ -83,15 +83,20 @@ export async function batteryTopic(ctx: TopicContext): Promise<AnswerParts> {
   };
 }
 
-/** `pmset -g batt`: "Now drawing from 'AC Power'" then one line per battery. Unverified here. */
-async function batteryMac(ctx: TopicContext): Promise<AnswerParts> {
-  const r = await runProbe('pmset', ['-g', 'batt'], ctx.signal);
-  const source = /Now drawing from '([^']+)'/.exec(r.stdout)?.[1];
+/** `pmset -g batt`: "Now drawing from 'AC Power'", then one line per battery. Written against the documented format. */
+export function parsePmsetBatt(stdout: string): { source: string | undefined; rows: string[][] } {
+  const source = /Now drawing from '([^']+)'/.exec(stdout)?.[1];
   const rows: string[][] = [];
-  for (const line of r.stdout.split('\n')) {
+  for (const line of stdout.split('\n')) {
     const m = /^\s*-(\S+)[^\t]*\t(\d+)%;\s*([^;]+);\s*([^\n]*?)(?:\s+present: \w+)?\s*$/.exec(line);
     if (m !== null) rows.push([m[1]!, `${m[2]}%`, m[3]!.trim(), m[4]!.trim() || '-']);
   }
+  return { source, rows };
+}
+
+/** macOS: `pmset -g batt`; not run on a Mac in this repository's tests. */
+async function batteryMac(ctx: TopicContext): Promise<AnswerParts> {
+  const { source, rows } = parsePmsetBatt((await runProbe('pmset', ['-g', 'batt'], ctx.signal)).stdout);
   const facts: Fact[] = source !== undefined ? [{ label: 'power', value: source }] : [];
   if (rows.length === 0) return { topic: 'battery', summary: 'battery: none found (pmset lists no battery)', facts };
   return {

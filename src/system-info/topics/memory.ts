@@ -9,7 +9,7 @@ import { readProcessTable } from '../../native/processes.js';
 import type { AnswerParts, Fact } from '../answer.js';
 import type { TopicContext } from '../context.js';
 import { formatBytes, formatPercent } from '../format.js';
-import { commandOf } from '../process-view.js';
+import { COMMAND_CHARS, commandOf } from '../process-view.js';
 import { runProbe } from '../probe.js';
 
 const LARGEST = 8;
@@ -94,11 +94,24 @@ export async function memoryTopic(ctx: TopicContext): Promise<AnswerParts> {
     summary: `memory: the machine's, and the ${LARGEST} largest processes by resident memory`,
     facts,
     columns: ['PID', 'MEM', 'COMMAND'],
+    widths: [undefined, undefined, COMMAND_CHARS],
     rows,
     notes,
     unseen,
   };
 }
+
+/** memory_pressure's "System-wide memory free percentage: 61%". */
+export const parseMemoryFreePercent = (stdout: string): number | undefined => {
+  const m = /System-wide memory free percentage:\s*(\d+)%/.exec(stdout);
+  return m === null ? undefined : Number(m[1]);
+};
+
+/** `sysctl -n vm.swapusage`: "total = 2048.00M  used = 1023.25M  free = ...", in bytes. */
+export const parseSwapUsage = (stdout: string): { total: number; used: number } | undefined => {
+  const m = /total = ([\d.]+)M\s+used = ([\d.]+)M/.exec(stdout);
+  return m === null ? undefined : { total: Number(m[1]) * 1024 * 1024, used: Number(m[2]) * 1024 * 1024 };
+};
 
 /** macOS: written against the documented output of sysctl and memory_pressure; unverified here. */
 async function macFacts(ctx: TopicContext, facts: Fact[], notes: string[], unseen: string[]): Promise<void> {
@@ -108,18 +121,18 @@ async function macFacts(ctx: TopicContext, facts: Fact[], notes: string[], unsee
     runProbe('sysctl', ['-n', 'vm.swapusage'], ctx.signal),
   ]);
   const total = Number(size.stdout.trim());
-  const free = /System-wide memory free percentage:\s*(\d+)%/.exec(pressure.stdout);
+  const free = parseMemoryFreePercent(pressure.stdout);
   facts.push({ label: 'total', value: formatBytes(total) });
-  if (free !== null) {
-    const available = (total * Number(free[1])) / 100;
+  if (free !== undefined) {
+    const available = (total * free) / 100;
     facts.push(
-      { label: 'used', value: `${formatBytes(total - available)} (${formatPercent(100 - Number(free[1]))})` },
+      { label: 'used', value: `${formatBytes(total - available)} (${formatPercent(100 - free)})` },
       { label: 'available', value: formatBytes(available) },
     );
     notes.push("available is memory_pressure's system-wide free percentage of the total");
   } else {
     unseen.push('memory_pressure gave no free percentage');
   }
-  const sw = /total = ([\d.]+)M\s+used = ([\d.]+)M/.exec(swap.stdout);
-  if (sw !== null) facts.push({ label: 'swap', value: `${formatBytes(Number(sw[2]) * 1024 * 1024)} used of ${formatBytes(Number(sw[1]) * 1024 * 1024)}` });
+  const sw = parseSwapUsage(swap.stdout);
+  if (sw !== undefined) facts.push({ label: 'swap', value: `${formatBytes(sw.used)} used of ${formatBytes(sw.total)}` });
 }

@@ -16,6 +16,16 @@ export function parseOsRelease(text: string): Map<string, string> {
   return out;
 }
 
+/** `sw_vers`: `ProductName:\tmacOS` lines. */
+export function parseSwVers(stdout: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const m = /^(\w+):\s*(.+)$/.exec(line);
+    if (m !== null) out.set(m[1]!, m[2]!.trim());
+  }
+  return out;
+}
+
 async function readOptional(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
@@ -42,7 +52,8 @@ export async function systemTopic(ctx: TopicContext): Promise<AnswerParts> {
       runProbe('sw_vers', [], ctx.signal),
       runProbe('sysctl', ['-n', 'hw.model'], ctx.signal),
     ]);
-    const field = (k: string): string => new RegExp(`^${k}:\\s*(.+)$`, 'm').exec(vers.stdout)?.[1]?.trim() ?? '?';
+    const v = parseSwVers(vers.stdout);
+    const field = (k: string): string => v.get(k) ?? '?';
     facts.push({ label: 'os', value: `${field('ProductName')} ${field('ProductVersion')} (${field('BuildVersion')})` });
     facts.push({ label: 'model', value: model.stdout.trim() || '?' });
   } else {

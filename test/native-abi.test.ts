@@ -1,0 +1,56 @@
+/**
+ * The C ABI and the TypeScript that binds it agree: status codes, the ABI version and the
+ * constants both sides use are read from native/include/wisp.h, and the built library
+ * exports exactly the functions wisp.h declares with WISP_EXPORT (hidden visibility keeps
+ * the helpers the backends share out of the dynamic symbol table).
+ */
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ABI_VERSION, libraryPath, nativeLibrary, Status } from '../src/native/library.js';
+import { PORTS_PROCFS } from '../src/native/ports.js';
+import { CMDLINE_MAX_BYTES } from '../src/native/processes.js';
+import { ROOT } from './helpers.js';
+
+const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
+
+function define(name: string): number {
+  const m = new RegExp(`^#define ${name} (\\d+)`, 'm').exec(header);
+  if (m === null) throw new Error(`wisp.h defines no ${name}`);
+  return Number(m[1]);
+}
+
+test('the status codes in library.ts are the ones in wisp.h', (t) => {
+  const statuses = [...header.matchAll(/^#define (WISP_(?:OK|END|CANCELLED|ERR_\w+)) (\d+)/gm)].map((m) => [m[1]!, Number(m[2])] as const);
+  t.is(statuses.length, 7, 'every status wisp.h defines is checked');
+  const names: Record<string, keyof typeof Status> = {
+    WISP_OK: 'Ok', WISP_END: 'End', WISP_CANCELLED: 'Cancelled', WISP_ERR_SYSTEM: 'System',
+    WISP_ERR_UNAVAILABLE: 'Unavailable', WISP_ERR_ARGUMENT: 'Argument', WISP_ERR_MEMORY: 'Memory',
+  };
+  for (const [name, value] of statuses) {
+    t.truthy(names[name], `${name} has a name in library.ts`);
+    t.is(Status[names[name]!] as number, value, name);
+  }
+  t.is(Object.keys(Status).length, statuses.length);
+});
+
+test('ABI version and shared constants match wisp.h, and the built library says the same version', (t) => {
+  t.is(ABI_VERSION, define('WISP_ABI_VERSION'));
+  t.is(PORTS_PROCFS, define('WISP_PORTS_PROCFS'));
+  t.is(CMDLINE_MAX_BYTES, define('WISP_CMDLINE_MAX'));
+  t.notThrows(() => nativeLibrary(), 'the library loads only when its ABI version is this one');
+});
+
+test('the library exports exactly the functions wisp.h declares with WISP_EXPORT', (t) => {
+  const declared = [...header.matchAll(/^WISP_EXPORT [^(]*?\**(wisp_\w+)\(/gm)].map((m) => m[1]!).sort();
+  t.is(declared.length, 13);
+  const tool = process.platform === 'darwin' ? ['nm', ['-gU', libraryPath()]] as const : ['nm', ['-D', '--defined-only', libraryPath()]] as const;
+  const exported = execFileSync(tool[0], tool[1], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f[1] === 'T')
+    .map((f) => f[2]!.replace(/^_/, ''))
+    .sort();
+  t.deepEqual(exported, declared);
+});
