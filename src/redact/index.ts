@@ -30,31 +30,58 @@
 import { withEscapesMasked } from './escapes.js';
 import { classifyKey } from './key-names.js';
 import { marker } from './marker.js';
-import { RuleSet } from './rule.js';
+import { RULE_SET } from './rule-set.js';
 import { isSecretValue } from './rules/assignments.js';
-import { RULES } from './rules/index.js';
 import { PEM_BEGIN, PEM_END } from './rules/structure.js';
 import { mapSegments } from './segments.js';
 
 export { marker } from './marker.js';
+export { mayNeedRedaction } from './screen.js';
+export { RULE_NAMES } from './rule-set.js';
 
-const ruleSet = new RuleSet(RULES);
-const redactSegment = (segment: string): string => withEscapesMasked(segment, (masked) => ruleSet.apply(masked));
+/** What a line that a rule failed on becomes: nothing of it is shown. */
+export const UNPROCESSED = marker('unprocessed-line');
 
-/** Returns `text` with credentials and personal data replaced by typed markers. */
+function redactSegment(segment: string, run: Uint8Array): string {
+  const apply = (text: string): string => withEscapesMasked(text, (masked) => RULE_SET.apply(masked, run));
+  try {
+    return apply(segment);
+  } catch {
+    // A rule failed (no input should make one, but none may take the other lines down
+    // with it): each line again on its own, and the lines that still fail become markers.
+    return segment
+      .split('\n')
+      .map((line) => {
+        try {
+          return apply(line);
+        } catch {
+          return UNPROCESSED;
+        }
+      })
+      .join('\n');
+  }
+}
+
+/**
+ * Returns `text` with credentials and personal data replaced by typed markers. One scan
+ * of the text decides which rules can change it; a text none can change comes back as it
+ * is (the same verdict `mayNeedRedaction` gives on its bytes).
+ */
 export function redact(text: string): string {
   if (text.length === 0) return text;
-  return mapSegments(text, redactSegment);
+  const run = RULE_SET.rulesFor(text);
+  if (!run.includes(1)) return text;
+  return mapSegments(text, (segment) => redactSegment(segment, run));
 }
 
 /** A line of a private key's body: base64, a `Proc-Type:`-style header, or blank. */
-const KEY_MATERIAL_LINE = /^([ \t]*)(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})?[ \t]*\r?$/;
+const KEY_MATERIAL_LINE = /^([ \t]*)(?:(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})[ \t]*)?\r?$/;
 /** Longest private key body we follow, in lines (an 8192-bit RSA key has about 100). */
 const MAX_KEY_LINES = 400;
 /** `- name: DB_PASSWORD` in a Kubernetes env list, or `name = "API_TOKEN"`. */
-const NAME_LINE = /^[ \t]*-?[ \t]*["']?name["']?[ \t]*[:=][ \t]*["']?([\w.\-]{1,64})["']?[ \t]*,?[ \t]*\r?$/;
+const NAME_LINE = /^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?([\w.\-]{1,64})["']?[ \t]*(?:,[ \t]*)?\r?$/;
 /** `  value: hunter2`, the line after a NAME_LINE. */
-const VALUE_LINE = /^([ \t]*-?[ \t]*["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]{1,512}?)\2([ \t]*,?[ \t]*\r?)$/;
+const VALUE_LINE = /^([ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]{1,512}?)\2([ \t]*(?:,[ \t]*)?\r?)$/;
 
 /**
  * Redacts a stream line by line, carrying what one line says about the next: inside a
@@ -110,15 +137,5 @@ export class LineRedactor {
     const name = NAME_LINE.exec(line);
     if (name !== null && classifyKey(name[1] ?? '') !== undefined) this.#secretName = name[1];
     return out;
-  }
-
-  /**
-   * Redacts part of a line too long to hold in memory; the rest of the line follows in
-   * later calls. A part carries no state into the next line.
-   */
-  fragment(part: string): string {
-    this.#inPrivateKey = false;
-    this.#secretName = undefined;
-    return redact(part);
   }
 }

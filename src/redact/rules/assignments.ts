@@ -5,6 +5,7 @@
  * (`hunter2`), the key name is the only evidence, so the key decides; the checks on the
  * value only keep placeholders, states, code references, paths and URLs readable.
  */
+import { allOf, keywords, type Context } from '../conditions.js';
 import { classifyKey, isNotSecretKeyWord, type KeyVerdict } from '../key-names.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
@@ -18,8 +19,9 @@ import { lineAround } from './structure.js';
 const SENSITIVE =
   'pass|pwd|pw|secret|token|key|credential|creds|auth|sig|signature|bearer|pat|jwt|dsn|session|sid|connection_?string|connstr|mnemonic|cvv|cvc|csc';
 
-/** Keywords for the literal pre-check: the text must contain one of these before the rule runs. */
-export const ASSIGNMENT_KEYWORDS = ['pass', 'pwd', 'pw', 'secret', 'token', 'key', 'credential', 'cred', 'auth', 'sig', 'bearer', 'pat', 'jwt', 'dsn', 'session', 'sid', 'conn', 'mnemonic', 'cvv', 'cvc', 'csc'];
+/** The literals SENSITIVE needs (lowercase): a rule here runs only where one occurs in the right surroundings. */
+export const ASSIGNMENT_KEYWORDS = ['pw', 'pass', 'secret', 'token', 'key', 'cred', 'auth', 'sig', 'bearer', 'pat', 'jwt', 'dsn', 'session', 'sid', 'conn', 'mnemonic', 'cvv', 'cvc', 'csc'];
+const sensitive = (kind: Context['kind']): ReturnType<typeof keywords> => keywords(ASSIGNMENT_KEYWORDS, { kind } as Context);
 
 /** Roots of code expressions: `password = os.environ[...]`, `token: process.env.TOKEN`. */
 const CODE_ROOT =
@@ -102,7 +104,7 @@ const markerFor = (verdict: KeyVerdict): string => marker(verdict.kind);
  */
 const keyValue: Rule = {
   name: 'credential-assignment',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('assign')],
   pattern: new RegExp(
     String.raw`(?<![\w.\-])([\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})` + // 1 key
       String.raw`(\\?["']?\]?[ \t]{0,4}(?:=>|:=|=(?![=~>])|:(?![:/]|\\(?!")))[ \t]{0,4})` + // 2 separator (with the key's closing quote and bracket)
@@ -120,7 +122,7 @@ const keyValue: Rule = {
     const head = m.text.slice(0, m.text.length - value.length - (quote?.length ?? 0));
     // Not a secret itself, the value may hold assignments (`dsn="host=db password=x"`,
     // `ConnectionString="...;AccountKey=..."`): look inside it.
-    const inner = (): string => (/[=:]/.test(value) ? `${head}${redactAssignments(value)}${quote ?? ''}` : m.text);
+    const inner = (): string => (/[=:]/.test(value) && nesting < MAX_NESTING ? `${head}${redactAssignments(value)}${quote ?? ''}` : m.text);
     const verdict = classifyKey(key.replace(/^-+/, ''));
     if (verdict === undefined) return inner();
     // A bare `key` named by the word before it: `cache key: ...`, `partition key=...`.
@@ -131,16 +133,29 @@ const keyValue: Rule = {
   },
 };
 
+/**
+ * How deep values are searched for assignments inside assignments. Bounded: `key=` a
+ * thousand times over is one value inside another a thousand deep, which would overflow
+ * the stack (and take quadratic time) if followed.
+ */
+const MAX_NESTING = 2;
+let nesting = 0;
+
 /** The key-value rule applied to a value (a fresh regex: the outer one is mid-replace). */
 function redactAssignments(text: string): string {
   const rule = { ...keyValue, pattern: new RegExp(keyValue.pattern.source, keyValue.pattern.flags) };
-  return applyRule(rule, text);
+  nesting++;
+  try {
+    return applyRule(rule, text);
+  } finally {
+    nesting--;
+  }
 }
 
 /** `--password hunter2`, `-storepass changeit`, `--api-key "abc"`: flags with the value after a space. */
 const flagValue: Rule = {
   name: 'credential-flag',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('flag')],
   pattern: new RegExp(
     String.raw`(?<![\w\-])(--?(?=[A-Za-z])[\w\-]{0,40}?(?:${SENSITIVE})[\w\-]{0,40})([ \t]{1,4})(?:(["'])([^"'\r\n]{1,4096})\3|([^\s"'\-][^\s"']{0,4095}))`,
     'gi',
@@ -158,7 +173,7 @@ const flagValue: Rule = {
 /** `mysql -uroot -pSECRET`, `-p'SECRET'`: the password glued to `-p` in the MySQL family of clients. */
 const mysqlPassword: Rule = {
   name: 'mysql-password',
-  keywords: ['mysql', 'mariadb'],
+  when: [allOf({ words: ['mysql', 'mariadb'] }, { words: ['-p'] })],
   pattern: /(?<![\w\-])(-p)(["']?)([^\s"'\-][^\s"']{0,255})\2/g,
   replace: (m: Match) => (isPlaceholder(g(m, 2)) ? m.text : `-p${g(m, 1)}${marker('password')}${g(m, 1)}`),
 };
@@ -166,7 +181,7 @@ const mysqlPassword: Rule = {
 /** `sshpass -p x`, `docker login -u user -p x`, `oc login -u u -p x`: `-p` after a user or in a login command. */
 const loginPassword: Rule = {
   name: 'login-password',
-  keywords: ['-p'],
+  when: [allOf({ words: ['-p'] }, { words: ['sshpass', 'login', '-u'] })],
   pattern: /(?<![\w\-])(-p[ \t]{1,4})(["']?)([^\s"'\-][^\s"']{0,255})\2/g,
   replace: (m: Match) => {
     const value = g(m, 2);
@@ -185,7 +200,7 @@ const loginPassword: Rule = {
  */
 const spacedAssignment: Rule = {
   name: 'spaced-assignment',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('spaced')],
   pattern: new RegExp(
     String.raw`(?<![\w.\-])([A-Za-z][\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})([ \t]{1,4})(["']?)([A-Za-z0-9+/_.~\-]{16,4096}={0,2})\3(?![\w+/=\-])`,
     'gi',
@@ -202,7 +217,7 @@ const spacedAssignment: Rule = {
 /** `ldapsearch -w secret` / `ldapmodify -w secret`: the bind password flag of the OpenLDAP tools. */
 const ldapBindPassword: Rule = {
   name: 'ldap-password',
-  keywords: ['ldap'],
+  when: [allOf({ words: ['ldap'] }, { words: ['-w'] })],
   pattern: /(?<![\w\-])(-w[ \t]{1,4})(["']?)([^\s"'][^\s"']{0,511})\2/g,
   replace: (m: Match) => (/\bldap[a-z]*\b/.test(lineAround(m)) && !isPlaceholder(g(m, 2)) ? `${g(m, 0)}${g(m, 1)}${marker('password')}${g(m, 1)}` : m.text),
 };
@@ -210,7 +225,7 @@ const ldapBindPassword: Rule = {
 /** `.netrc`: `machine host login user password secret`. */
 const netrc: Rule = {
   name: 'netrc',
-  keywords: ['password', 'passwd'],
+  when: [allOf({ words: ['password', 'passwd'] }, { words: ['machine', 'login', 'default'] })],
   pattern: /\b((?:machine|login|default)[ \t]+\S{1,256}[ \t]+(?:\S{1,256}[ \t]+){0,4}?(?:password|passwd)[ \t]+)(\S{1,512})/g,
   replace: (m: Match) => (isPlaceholder(g(m, 1)) ? m.text : `${g(m, 0)}${marker('password')}`),
 };
@@ -218,7 +233,7 @@ const netrc: Rule = {
 /** SQL and shells: `IDENTIFIED BY 'x'`, `WITH PASSWORD 'x'`, `PASSWORD "x"`. */
 const quotedPassword: Rule = {
   name: 'sql-password',
-  keywords: ['identified', 'password', 'passwd'],
+  when: [keywords(['password', 'passwd'], { kind: 'quote' }), keywords(['identified'])],
   pattern: /\b((?:identified[ \t]+by|password|passwd)[ \t]{1,4})(["'])([^"'\r\n]{1,512})\2/gi,
   replace: (m: Match) => (isPlaceholder(g(m, 2)) ? m.text : `${g(m, 0)}${g(m, 1)}${marker('password')}${g(m, 1)}`),
 };
@@ -229,7 +244,7 @@ const quotedPassword: Rule = {
  */
 const spaceSeparatedLine: Rule = {
   name: 'config-line',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('line')],
   pattern: new RegExp(
     String.raw`(^|\n)([ \t]*(?:ENV[ \t]+|export[ \t]+|set[ \t]+)?)([\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})([ \t]{1,8})([^\s"'=:][^\s]{0,511})[ \t]*(?=\r?\n|$)`,
     'gi',
@@ -248,7 +263,7 @@ const spaceSeparatedLine: Rule = {
 /** `<password>x</password>`, `<db.password>`, `<ns:ApiKey>`. */
 const xmlElement: Rule = {
   name: 'xml-element',
-  keywords: ['</'],
+  when: [sensitive('xml')],
   pattern: /<((?:[\w\-]{1,30}:)?[\w.\-]{1,64})(?:[ \t][^<>]{0,256})?>([^<\r\n]{1,512})<\/\1>/g,
   replace: (m: Match) => {
     const [tag = '', value = ''] = m.groups;
@@ -265,7 +280,7 @@ const xmlElement: Rule = {
  */
 const nameThenValue: Rule = {
   name: 'name-value-pair',
-  keywords: ['value'],
+  when: [allOf({ words: ASSIGNMENT_KEYWORDS, context: { kind: 'named' } }, { words: ['value'] })],
   pattern:
     /((?<![\w])(?:key|name)["']?[ \t]*[=:][ \t]*["']?([\w.\-]{1,64})["']?(?:[ \t]*,)?[ \t]*(?:\r?\n[ \t]*-?[ \t]*)?["']?value["']?[ \t]*[=:][ \t]*)(?:(["'])([^"'\r\n]{0,512})\3|([^\s"',}]{1,512}))/gi,
   replace: (m: Match) => {

@@ -11,6 +11,7 @@
  * Documentation ranges (192.0.2.0/24 ...) count as public: they stand in for public
  * addresses in examples. Networks (`x.y.z.0`, `a.b.c.d/nn`) stay: they identify no one.
  */
+import { keywords, shape } from '../conditions.js';
 import { marker } from '../marker.js';
 import type { Match, Rule } from '../rule.js';
 import { g } from '../rule.js';
@@ -23,7 +24,7 @@ const LOCAL_TLD = /^(?:local|localhost|localdomain|internal|intranet|lan|home|co
 
 const email: Rule = {
   name: 'email',
-  keywords: ['@'],
+  when: [keywords(['@'], { kind: 'email' })],
   // Not right after `//`: `https://user@host` is a URL user, not an address.
   pattern: /(?<![A-Za-z0-9._%+\-]|\/\/)[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.([A-Za-z]{2,24})(?![A-Za-z0-9\-]|\.[A-Za-z0-9])/g,
   replace: (m: Match) => {
@@ -38,7 +39,7 @@ const email: Rule = {
 /** 13 to 19 digits, optionally grouped by single spaces or dashes (`4111 1111 1111 1111`, `3782-822463-10005`). */
 const cardNumber: Rule = {
   name: 'card',
-  keywords: [],
+  when: [shape('card')],
   // Not glued to a word (`blk_5739119717322549945` is a block id).
   pattern: /(?<![\w.,\-])[2-6]\d{3}(?:[ \-]?\d){9,15}(?!\w|[.,]\d|-\d)/g,
   replace: (m: Match) => {
@@ -67,7 +68,7 @@ const cardNumber: Rule = {
 /** IBANs written compact or in groups of four (`DE89 3704 0044 0532 0130 00`). */
 const iban: Rule = {
   name: 'iban',
-  keywords: [],
+  when: [shape('iban')],
   pattern: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
   replace: (m: Match) => (isIban(m.text.replace(/ /g, '')) ? marker('iban') : m.text),
 };
@@ -78,7 +79,7 @@ const iban: Rule = {
  */
 const ssn: Rule = {
   name: 'ssn',
-  keywords: [],
+  when: [shape('ssn')],
   pattern: /(?<![\w.\-:\/])(\d{3})([\- ])(\d{2})\2(\d{4})(?![\w\-]|\.\d|:\d| \d)/g,
   replace: (m: Match) => {
     if (!isSsn(g(m, 0), g(m, 2), g(m, 3))) return m.text;
@@ -95,7 +96,7 @@ const digitCount = (s: string): number => s.replace(/\D/g, '').length;
  */
 const internationalPhone: Rule = {
   name: 'phone',
-  keywords: ['+'],
+  when: [shape('phone')],
   // Groups need a separator between them, so a digit run has one reading and cannot backtrack.
   pattern: /(?<![\w+\-.])\+(?:\d{7,15}|\d{1,4}(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]\d{1,10}){1,6})(?![\w\-]|[.:]\d)/g,
   replace: (m: Match) => {
@@ -113,7 +114,7 @@ const internationalPhone: Rule = {
  */
 const nationalPhone: Rule = {
   name: 'phone',
-  keywords: [],
+  when: [shape('phone')],
   pattern:
     /(?<![\w+\-.\/:]|\d[ .\-])(?:\(\d{2,5}\)[ .\-]?\d{3,4}[ .\-]\d{3,4}|1([\-. ])\d{3}\1\d{3}\1\d{4}|\d{3}([\-.])\d{3}\2\d{4}|0\d{2,4}[ \-]\d{3,4}[ \-]?\d{3,4}|0[1-9]([ .])\d{2}(?:\3\d{2}){3})(?![\w\-]|[.:,]\d| \d)/g,
   replace: (m: Match) => {
@@ -129,7 +130,7 @@ const VERSION_BEFORE =
 
 const publicIpv4: Rule = {
   name: 'ipv4',
-  keywords: ['.'],
+  when: [shape('ipv4')],
   pattern: /(?<![\w.\-])(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w\-]|\.\d)/g,
   replace: (m: Match) => {
     const octets = m.groups.slice(0, 4).map(Number);

@@ -3,6 +3,7 @@
  * structure (PEM BEGIN/END lines, the URL user, the `Bearer` scheme word) and replaces
  * only the secret part.
  */
+import { allOf, keywords } from '../conditions.js';
 import { ESCAPED_NEWLINE, ESCAPED_RETURN } from '../escapes.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
@@ -28,7 +29,7 @@ const CLOSING_SEPARATOR = new RegExp(`(?:${ESCAPED_RETURN})?(?:${ESCAPED_NEWLINE
  */
 const privateKeyBlock: Rule = {
   name: 'private-key',
-  keywords: ['private key'],
+  when: [keywords(['private key'])],
   // A tempered body (no `-----END` inside) keeps the scan linear and bounded.
   pattern: new RegExp(
     `(${PEM_BEGIN.source})((?:${ESCAPED_RETURN})?(?:${ESCAPED_NEWLINE}|\\r?\\n| )?)((?:(?!-----END)[\\s\\S]){0,40000})(${PEM_END.source})?`,
@@ -50,7 +51,7 @@ const privateKeyBlock: Rule = {
 /** JWTs (and JWS/JWE): `eyJ` header, `eyJ` payload, signature (empty for `alg: none`). */
 const jwt: Rule = {
   name: 'jwt',
-  keywords: ['eyj'],
+  when: [keywords(['eyj'], { kind: 'tail', min: 5 })],
   pattern: /(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{5,4096}\.eyJ[A-Za-z0-9_\-]{5,8192}\.[A-Za-z0-9_\-]{0,4096}(?:\.[A-Za-z0-9_\-]{0,4096}\.[A-Za-z0-9_\-]{0,4096})?/g,
   replace: () => marker('jwt'),
 };
@@ -62,7 +63,7 @@ const jwt: Rule = {
  */
 const urlPassword: Rule = {
   name: 'url-password',
-  keywords: ['://'],
+  when: [keywords(['://'], { kind: 'url-at' })],
   pattern: /(?<![A-Za-z0-9+.\-])([A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/)([^\s:/?#@"'<>\[\]]{0,256}):([^\s/?"'<>]{1,256})@(?=[A-Za-z0-9\[._\-])/g,
   replace: (m: Match) => {
     const [scheme = '', user = '', password = ''] = m.groups;
@@ -77,7 +78,7 @@ const urlPassword: Rule = {
 /** `https://<token>@host`: a user part that is a generated token (Sentry DSNs, git remotes with a PAT). */
 const urlToken: Rule = {
   name: 'url-token',
-  keywords: ['://'],
+  when: [keywords(['://'], { kind: 'url-at' })],
   pattern: /(?<![A-Za-z0-9+.\-])([A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/)([A-Za-z0-9._~%+\-]{16,256})@(?=[A-Za-z0-9\[._\-])/g,
   replace: (m: Match) => {
     const token = g(m, 1);
@@ -95,7 +96,7 @@ const PARAMETER_SCHEMES = /^(?:digest|aws4-hmac-sha256|oauth|signature|hoba|mutu
  */
 const authorizationHeader: Rule = {
   name: 'authorization',
-  keywords: ['authorization'],
+  when: [keywords(['authorization'], { kind: 'assign' })],
   pattern:
     /(?<![\w\-])((?:proxy-)?authorization)(\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["']?)(?:(bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|oauth|hmac|hmac-sha256|apikey|api-key|sso-key|key|signature|splunk|gitlab-ci-token|jwt|dpop|mac|hoba|mutual|vapid|sharedkey|sharedkeylite|ssws|otp|pat|session|hawk|klaviyo-api-key|genieKey|dsn|token-v1)([ \t]{1,4}))?([^\s"',;\\]{1,4096}(?:[^\r\n"\\]{0,4096})?)/gi,
   replace: (m: Match) => {
@@ -114,7 +115,7 @@ const authorizationHeader: Rule = {
 /** `Bearer <token>` outside an Authorization header (logged request objects, error messages). */
 const bearerToken: Rule = {
   name: 'bearer',
-  keywords: ['bearer'],
+  when: [keywords(['bearer'], { kind: 'scheme', min: 12 })],
   pattern: /(?<![\w\-])(bearer[ \t]{1,4})([A-Za-z0-9._~+/\-]{12,4096}=*)/gi,
   replace: (m: Match) => {
     const token = g(m, 1);
@@ -126,7 +127,7 @@ const bearerToken: Rule = {
 /** `Basic <base64 of user:password>` anywhere; the decoded text must hold a colon. */
 const basicCredential: Rule = {
   name: 'basic',
-  keywords: ['basic'],
+  when: [keywords(['basic'], { kind: 'scheme', min: 6 })],
   pattern: /(?<![\w\-])(basic[ \t]{1,4})([A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])/gi,
   replace: (m: Match) => (isBasicCredential(g(m, 1)) ? `${g(m, 0)}${marker('authorization')}` : m.text),
 };
@@ -134,7 +135,7 @@ const basicCredential: Rule = {
 /** `curl -u user:password`, `--user`, `--proxy-user`: the user stays. */
 const curlUser: Rule = {
   name: 'curl-user',
-  keywords: ['curl', 'wget', '--user', '-u'],
+  when: [allOf({ words: ['-u', '--user', '--proxy-user'] }, { words: ['curl', 'wget', 'http', 'ftp', 'xh'] })],
   pattern: /(?<![\w\-])((?:-u|--user|--proxy-user|-U)(?:[ \t]{1,4}|=)?(["']?)[^\s:"']{1,128}:)([^\s"']{1,512})\2/g,
   replace: (m: Match) => {
     const password = g(m, 2);
@@ -157,7 +158,7 @@ const WELL_KNOWN_SESSION = /^(?:jsessionid|phpsessid|aspsessionid\w*|asp\.net_se
 
 const sessionCookie: Rule = {
   name: 'cookie',
-  keywords: ['sess', 'sid', 'cookie'],
+  when: [keywords(['sess', 'connect.sid'], { kind: 'assign' }), keywords(['cookie'])],
   pattern: /(?<![\w.\-])([A-Za-z_][\w.\-]{0,60})(=)([^;\s"',&]{1,4096})/g,
   replace: (m: Match) => {
     const [name = '', , value = ''] = m.groups;
@@ -170,7 +171,7 @@ const sessionCookie: Rule = {
 /** `user/password@host` in Oracle connect strings (`sqlplus scott/tiger@db`, `jdbc:oracle:thin:`). */
 const oracleConnect: Rule = {
   name: 'oracle-connect',
-  keywords: ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'],
+  when: [allOf({ words: ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'] }, { words: ['@'] })],
   pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/@"']{1,128})@(?=\/\/|[\w.\-]+)/g,
   replace: (m: Match) => (isPlaceholder(g(m, 1)) ? m.text : `${g(m, 0)}${marker('password')}@`),
 };

@@ -4,6 +4,7 @@
  * keys, by their exact shape. Both need the value to look generated, so that ids,
  * digests and words next to a vendor's name stay.
  */
+import { keywords, shape } from '../conditions.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
@@ -29,7 +30,7 @@ const NOT_A_CREDENTIAL =
 
 const vendorKeyword: Rule = {
   name: 'vendor-keyword',
-  keywords: VENDORS,
+  when: [keywords(VENDORS, { kind: 'vendor' })],
   pattern: new RegExp(
     String.raw`(?<![A-Za-z])(${VENDORS.join('|')})([\w.\-]{0,30}["']?[ \t]{0,4}(?:[:=]>?|[ \t])[^\r\n"'=:]{0,40}?[:=]?[ \t]{0,4}["']?)([A-Za-z0-9_+/.\-]{16,128}={0,2})(?![A-Za-z0-9_+/=\-])`,
     'gi',
@@ -57,7 +58,7 @@ const vendorKeyword: Rule = {
  */
 const awsSecretShape: Rule = {
   name: 'aws-secret-key',
-  keywords: [],
+  when: [shape('base64-40')],
   pattern: /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g,
   replace: (m: Match) => {
     const value = m.text;
