@@ -9,7 +9,7 @@
  * (or, for `url-at`, a window that later hits do not scan again); a run of digits is
  * walked once, when its first digit is met.
  */
-import type { Condition, Context, Shape } from './conditions.js';
+import type { Condition, Context, Shape as ShapeName } from './conditions.js';
 
 // ---------- byte classes ----------
 
@@ -80,10 +80,39 @@ export function ibanLength(country: string): number {
 
 const CONTEXT_CODES = ['any', 'assign', 'flag', 'spaced', 'line', 'quote', 'xml', 'named', 'url-at', 'email', 'scheme', 'tail', 'vendor'] as const;
 const codeOf = (c: Context): number => CONTEXT_CODES.indexOf(c.kind);
+/** Context kinds as numbers for the hot path (the order of CONTEXT_CODES). */
+const enum C {
+  Any,
+  Assign,
+  Flag,
+  Spaced,
+  Line,
+  Quote,
+  Xml,
+  Named,
+  UrlAt,
+  Email,
+  Scheme,
+  Tail,
+  Vendor,
+}
+
 const paramOf = (c: Context): number => (c.kind === 'scheme' || c.kind === 'tail' ? c.min : 0);
 
-const SHAPES: readonly Shape[] = ['base64-40', 'hex32-dash', 'token-dot', 'card', 'ssn', 'phone', 'ipv4', 'iban', 'key-material-line'];
-const shapeIndex = (s: Shape): number => SHAPES.indexOf(s);
+const SHAPES: readonly ShapeName[] = ['base64-40', 'hex32-dash', 'token-dot', 'card', 'ssn', 'phone', 'ipv4', 'iban', 'key-material-line'];
+/** Indexes into SHAPES, for the hot path. */
+const enum Shape {
+  Base64,
+  Hex32Dash,
+  TokenDot,
+  Card,
+  Ssn,
+  Phone,
+  Ipv4,
+  Iban,
+  KeyMaterialLine,
+}
+const shapeIndex = (s: ShapeName): number => SHAPES.indexOf(s);
 // Bits the digit-group walk sets.
 const CARD_BIT = 1;
 const SSN_BIT = 2;
@@ -105,43 +134,87 @@ const RING = 8;
 const groupLength = new Int32Array(RING);
 const groupFirst = new Int32Array(RING);
 const groupValue = new Int32Array(RING);
-/** Characters between this group and the one before, and the single one when there is one (else 0). */
+/** The characters between a group and the one before (for the first group: the joining characters before it). */
 const gapLength = new Int32Array(RING);
-const gapChar = new Int32Array(RING);
+const gapFirst = new Int32Array(RING);
+const gapLast = new Int32Array(RING);
+/** For the first group of a run: the byte before its joining characters (-1 at the start). */
+let before = -1;
+
+const isWordCode = (c: number): boolean => isAlnumCode(c) || c === ch('_');
+
+/**
+ * The run of digits and joining characters from `i` (its first digit), walked group by
+ * group only when its groups could make a layout: 13 digits (a card), a `+` and 8 digits,
+ * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
+ * SSN, a national phone). Dates and times (`2024-05-01 12:00`) have none of these.
+ */
+function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): number {
+  let j = i;
+  let digits = 0;
+  let dots = 0;
+  let plus = i > start && bytes[i - 1] === PLUS;
+  let group = 0;
+  let long = 0;
+  let pairs = 0;
+  for (; j < end; j++) {
+    const c = bytes[j]!;
+    if (DIGIT[c]) {
+      digits++;
+      group++;
+      continue;
+    }
+    if (!DIGIT_JOIN[c]) break;
+    if (group >= 3) long++;
+    else if (group === 2) pairs++;
+    group = 0;
+    if (c === DOT) dots++;
+    else if (c === PLUS) plus = true;
+  }
+  if (group >= 3) long++;
+  else if (group === 2) pairs++;
+  if (digits >= 13 || (plus && digits >= 8) || dots >= 3 || pairs >= 5 || (long >= 2 && digits >= 9)) digitGroups(bytes, i, start, end, out);
+  return j;
+}
 
 /**
  * Walks the digit groups that start at `i` (a digit) and returns where they end, with the
- * shapes found in `bits`. Layouts checked on every group end, over the last few groups.
+ * shapes found in `bits`. Each layout is checked when a group ends, over the last few groups.
  */
 function digitGroups(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): number {
-  let n = 0; // groups seen
-  let chain = 0; // groups since the last gap of 3+ characters
-  let cardDigits = -1; // digits since the first group starting with 2-6 in a chain of single space/dash gaps
+  groups = 0;
+  chained = 0;
+  let cardDigits = -1; // digits since a group that may start a card, over single space or dash gaps
   let plusDigits = -1; // digits since a `+`
-  let plusPending = i - 1 >= start && bytes[i - 1] === ch('+');
-  let gap = 0;
-  let gapCh = 0;
+  // The joining characters right before the first group (`(555)`, `+44`).
+  let lead = i;
+  while (lead > start && lead > i - 2 && DIGIT_JOIN[bytes[lead - 1]!]) lead--;
+  before = lead > start ? bytes[lead - 1]! : -1;
+  let gap = i - lead;
+  let first = gap > 0 ? bytes[lead]! : 0;
+  let last = gap > 0 ? bytes[i - 1]! : 0;
+  let plusPending = last === PLUS;
   let j = i;
   while (j < end) {
     const c = bytes[j]!;
     if (DIGIT[c]) {
-      // One group.
       let len = 0;
       let value = 0;
-      const first = c - 48;
+      const leading = c - 48;
       while (j < end && DIGIT[bytes[j]!]) {
         if (value < 100000) value = value * 10 + (bytes[j]! - 48);
         len++;
         j++;
       }
-      const at = n % RING;
+      const at = groups % RING;
       groupLength[at] = len;
-      groupFirst[at] = first;
+      groupFirst[at] = leading;
       groupValue[at] = value;
-      gapLength[at] = n === 0 ? 0 : gap;
-      gapChar[at] = gap === 1 ? gapCh : 0;
-      if (n > 0 && gap > 2) {
-        chain = 0;
+      gapLength[at] = gap;
+      gapFirst[at] = first;
+      gapLast[at] = last;
+      if (groups > 0 && gap > 2) {
+        chained = 0;
         cardDigits = -1;
         plusDigits = -1;
       }
@@ -149,72 +222,113 @@ function digitGroups(bytes: Uint8Array, i: number, start: number, end: number, o
         plusDigits = 0;
         plusPending = false;
       }
-      n++;
-      chain++;
-      const singleSpaceOrDash = gap === 1 && (gapCh === 32 || gapCh === ch('-'));
-      if (chain > 1 && !singleSpaceOrDash) cardDigits = -1;
+      groups++;
+      chained++;
+      // Cards: groups joined by one space or dash, from a group no word, dot, comma or dash precedes.
+      const joined = chained > 1 && gap === 1 && (last === SPACE || last === DASH);
+      if (!joined) cardDigits = -1;
       if (cardDigits >= 0) cardDigits += len;
-      else if (first >= 2 && first <= 6) cardDigits = len;
+      else if (leading >= 2 && leading <= 6 && clean(0, BEFORE_CARD)) cardDigits = len;
       if (cardDigits >= 13) out.bits |= CARD_BIT;
       if (plusDigits >= 0) {
         plusDigits += len;
         if (plusDigits >= 8) out.bits |= PHONE_BIT;
       }
-      checkLayouts(n, chain, out);
+      checkLayouts(out);
       gap = 0;
-      gapCh = 0;
+      first = 0;
+      last = 0;
       continue;
     }
     if (!DIGIT_JOIN[c]) break;
+    if (gap === 0) first = c;
     gap++;
-    gapCh = c;
-    // `+` starts an international number.
-    if (c === ch('+')) plusPending = true;
+    last = c;
+    if (c === PLUS) plusPending = true;
     j++;
   }
   return j;
 }
 
-/** The layouts that end at group `n - 1` (the last `chain` groups are joined by gaps of 1-2 characters). */
-function checkLayouts(n: number, chain: number, out: { bits: number }): void {
-  const g = (back: number): number => (n - 1 - back + RING * 4) % RING;
-  const len = (back: number): number => groupLength[g(back)]!;
-  const single = (back: number): number => (gapLength[g(back)] === 1 ? gapChar[g(back)]! : -1);
-  if (chain >= 4) {
+const SPACE = 0x20;
+const DASH = 0x2d;
+const DOT = 0x2e;
+const PLUS = 0x2b;
+const charTable = (chars: string): Uint8Array => table((c) => chars.includes(String.fromCharCode(c)));
+/** What each rule's lookbehind forbids before its first digit group (besides word characters). */
+const BEFORE_CARD = charTable('.,-');
+const BEFORE_IP = charTable('.-');
+const BEFORE_SSN = charTable('.-:/');
+const BEFORE_PHONE = charTable('+-./:');
+
+/** The groups seen so far in the current run, and how many of the last are joined by short gaps. */
+let groups = 0;
+let chained = 0;
+const slot = (back: number): number => (groups - 1 - back + RING * 4) % RING;
+const len = (back: number): number => (back < chained ? groupLength[slot(back)]! : -1);
+const firstDigit = (back: number): number => groupFirst[slot(back)]!;
+/** The one character before group `back`, or -1 when the gap is not one character. */
+const single = (back: number): number => (gapLength[slot(back)] === 1 ? gapLast[slot(back)]! : -1);
+
+/**
+ * Whether group `back` (from the last) may start a match: the character before it is not
+ * a word character nor one that the rule's lookbehind forbids.
+ */
+function clean(back: number, forbidden: Uint8Array): boolean {
+  if (back >= chained) return false;
+  const g = slot(back);
+  const c = gapLength[g] === 0 ? before : gapLast[g]!;
+  if (c === -1) return true;
+  if (gapLength[g] === 0 && isWordCode(c)) return false;
+  return forbidden[c] !== 1;
+}
+
+/** The layouts that end at the last group. */
+function checkLayouts(out: { bits: number }): void {
+  if (chained >= 4) {
     // a.b.c.d: 1-3 digits each, no leading zero, at most 255, public, not a network (d = 0).
-    let quad = true;
+    let quad = clean(3, BEFORE_IP);
     for (let b = 0; b < 4 && quad; b++) {
       const l = len(b);
-      const v = groupValue[g(b)]!;
-      if (l > 3 || v > 255 || (l > 1 && groupFirst[g(b)] === 0)) quad = false;
-      if (b < 3 && single(b) !== ch('.')) quad = false;
+      const v = groupValue[slot(b)]!;
+      if (l > 3 || v > 255 || (l > 1 && firstDigit(b) === 0)) quad = false;
+      if (b < 3 && single(b) !== DOT) quad = false;
     }
-    if (quad && groupValue[g(0)] !== 0 && publicPrefix(groupValue[g(3)]!, groupValue[g(2)]!)) out.bits |= IPV4_BIT;
+    if (quad && groupValue[slot(0)] !== 0 && publicPrefix(groupValue[slot(3)]!, groupValue[slot(2)]!)) out.bits |= IPV4_BIT;
   }
-  if (chain >= 3) {
-    // SSN: 3-2-4 joined by the same space or dash.
+  if (chained >= 3) {
     const sep = single(0);
-    if (len(2) === 3 && len(1) === 2 && len(0) === 4 && (sep === 32 || sep === ch('-')) && single(1) === sep) out.bits |= SSN_BIT;
-    // National phones: x-ddd(d)-ddd(d) with 9-13 digits; dotted ones end in four digits (IPs do not).
+    const a = len(2);
     const b = len(1);
     const c = len(0);
-    if (b >= 3 && b <= 4 && c >= 3 && c <= 4 && len(2) + b + c >= 9) {
-      const dotted = single(0) === ch('.') && single(1) === ch('.');
-      if (!dotted || c === 4) out.bits |= PHONE_BIT;
+    // SSN: 3-2-4 joined by the same space or dash.
+    if (a === 3 && b === 2 && c === 4 && (sep === SPACE || sep === DASH) && single(1) === sep && clean(2, BEFORE_SSN)) out.bits |= SSN_BIT;
+    const mid = b >= 3 && b <= 4 && c >= 3 && c <= 4;
+    // (ddd) ddd-dddd: the area code in parentheses.
+    const g1 = slot(1);
+    const paren = gapLast[slot(2)] === 0x28 && gapFirst[g1] === 0x29 && gapLength[g1]! <= 2;
+    if (paren && mid && a >= 2 && a <= 5 && (sep === SPACE || sep === DOT || sep === DASH)) out.bits |= PHONE_BIT;
+    // ddd-ddd-dddd (and 1-ddd-ddd-dddd), one separator throughout.
+    if (a === 3 && b === 3 && c === 4 && single(1) === sep && (sep === DASH || sep === DOT || (sep === SPACE && len(3) === 1))) {
+      if (clean(2, BEFORE_PHONE) || (len(3) === 1 && firstDigit(3) === 1 && single(2) === sep && clean(3, BEFORE_PHONE))) out.bits |= PHONE_BIT;
     }
+    // 0dd(dd) ddd(d) ddd(d): a trunk prefix.
+    const trunkSep = single(1);
+    if (mid && firstDigit(2) === 0 && a >= 3 && a <= 5 && (trunkSep === SPACE || trunkSep === DASH) && (sep === SPACE || sep === DASH) && clean(2, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chain >= 2) {
+  if (chained >= 2) {
     // 0ddd dddddd(dd): a trunk prefix, then the subscriber number in one group.
+    const sep = single(0);
     const a = len(1);
-    const sep = single(0);
-    if (groupFirst[g(1)] === 0 && a >= 3 && a <= 5 && len(0) >= 6 && len(0) <= 8 && (sep === 32 || sep === ch('-'))) out.bits |= PHONE_BIT;
+    const b = len(0);
+    if (firstDigit(1) === 0 && a >= 3 && a <= 5 && b >= 6 && b <= 8 && (sep === SPACE || sep === DASH) && clean(1, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chain >= 5) {
+  if (chained >= 5) {
     // 0d dd dd dd dd
-    let pairs = groupFirst[g(4)] === 0;
     const sep = single(0);
+    let pairs = firstDigit(4) === 0 && (sep === SPACE || sep === DOT) && clean(4, BEFORE_PHONE);
     for (let b = 0; b < 5 && pairs; b++) if (len(b) !== 2 || (b < 4 && single(b) !== sep)) pairs = false;
-    if (pairs && (sep === 32 || sep === ch('.'))) out.bits |= PHONE_BIT;
+    if (pairs) out.bits |= PHONE_BIT;
   }
 }
 
@@ -240,6 +354,9 @@ interface CompiledRule {
 
 export class Scanner {
   readonly #next: Uint16Array;
+  /** The automaton's column for each byte (0: a character no keyword holds). */
+  readonly #column: Uint8Array;
+  readonly #shift: number;
   /** States >= this one have keyword hits. */
   readonly #firstHitState: number;
   readonly #hitStart: Int32Array;
@@ -254,8 +371,9 @@ export class Scanner {
   readonly #rules: readonly CompiledRule[];
   readonly #conjunctions: readonly number[][];
   readonly #signalCount: number;
-  /** Per-scan state, reused. */
-  #fired: Uint8Array;
+  /** Per-scan state, reused: a signal fired in this scan when its stamp is the scan's generation. */
+  readonly #stamp: Int32Array;
+  #generation = 0;
   #urlNoAtBefore = 0;
   readonly #digits = { bits: 0 };
 
@@ -293,7 +411,7 @@ export class Scanner {
     this.#signalCount = signalIds.size;
     this.#sufficient = Uint8Array.from(sufficient);
     this.#shapeSignal = shapeSignal;
-    this.#fired = new Uint8Array(this.#signalCount);
+    this.#stamp = new Int32Array(this.#signalCount);
 
     // Trie, failure links, full transition table (breadth first), then states renumbered
     // so that those with hits come last: the hot loop tests `state >= firstHitState`.
@@ -339,18 +457,29 @@ export class Scanner {
         }
       }
     }
+    // Renumbered breadth first, so the shallow states that ordinary text keeps to share
+    // cache lines; the table has one column per character that occurs in a keyword (all
+    // others, and every byte >= 0x80, lead back to the root).
     const renumber = new Int32Array(states);
     let low = 0;
-    for (let s = 0; s < states; s++) if (outputs[s]!.length === 0) renumber[s] = low++;
+    for (const s of order) if (outputs[s]!.length === 0) renumber[s] = low++;
     this.#firstHitState = low;
     let high = low;
-    for (let s = 0; s < states; s++) if (outputs[s]!.length > 0) renumber[s] = high++;
-    const table = new Uint16Array(states * 128);
+    for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
+    const symbols = [...new Set(entries.flatMap((e) => [...e.word]))].sort();
+    this.#shift = symbols.length < 64 ? 6 : 7;
+    const column = new Uint8Array(256);
+    symbols.forEach((symbol, k) => {
+      const code = symbol.charCodeAt(0);
+      column[code] = k + 1;
+      if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
+    });
+    this.#column = column;
+    const table = new Uint16Array(states << this.#shift);
     for (let s = 0; s < states; s++) {
-      for (let c = 0; c < 128; c++) {
-        // Case-insensitive: upper-case letters step like lower-case ones.
-        const lookup = c >= 65 && c <= 90 ? c + 32 : c;
-        table[renumber[s]! * 128 + c] = renumber[next[s * 128 + lookup]!]!;
+      for (const symbol of symbols) {
+        const code = symbol.charCodeAt(0);
+        table[(renumber[s]! << this.#shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
       }
     }
     this.#next = table;
@@ -379,10 +508,10 @@ export class Scanner {
   /** For each rule (in construction order), whether it may change the text. */
   rulesToRun(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
     this.#scan(bytes, start, end, true);
-    const fired = this.#fired;
+    const fired = (s: number): boolean => this.#stamp[s] === this.#generation;
     const run = new Uint8Array(this.#rules.length);
     this.#rules.forEach((rule, r) => {
-      if (rule.signals.some((s) => fired[s] === 1) || rule.conjunctions.some((parts) => parts.every((s) => fired[s] === 1))) run[r] = 1;
+      if (rule.signals.some(fired) || rule.conjunctions.some((parts) => parts.every(fired))) run[r] = 1;
     });
     return run;
   }
@@ -392,80 +521,81 @@ export class Scanner {
    * sufficient signal (parts are recorded and checked at the end).
    */
   #scan(bytes: Uint8Array, start: number, end: number, collect: boolean): boolean {
-    const fired = this.#fired;
-    fired.fill(0);
+    const stamp = this.#stamp;
+    const generation = ++this.#generation;
     this.#urlNoAtBefore = start;
     const next = this.#next;
+    const column = this.#column;
+    const shift = this.#shift;
     const firstHit = this.#firstHitState;
     const shapes = this.#shapeSignal;
     let state = 0;
     let base64Start = start;
     let digitsEnd = start;
     for (let i = start; i < end; i++) {
-      let c = bytes[i]!;
-      if (c === 0x5c && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
-        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so does the scan.
-        if (i - base64Start >= 40 && this.#mixedRun(bytes, base64Start, i) && this.#raise(shapes[0]!, collect)) return true;
-        state = 0;
-        i++;
-        base64Start = i + 1;
-        continue;
-      }
-      if (c >= 128) {
-        state = 0;
-        c = 0; // a separator from here on
-      } else {
-        state = next[(state << 7) | c]!;
-        if (state >= firstHit && this.#hits(state - firstHit, bytes, i, start, end, collect)) return true;
-      }
+      const c = bytes[i]!;
+      state = next[(state << shift) | column[c]!]!;
+      if (state >= firstHit && this.#hits(state - firstHit, bytes, i, start, end, collect)) return true;
       const kind = KIND[c]!;
       if (kind === Kind.Base64) continue;
       if (kind === Kind.Digit) {
-        if (i >= digitsEnd) {
-          const digits = this.#digits;
-          digits.bits = 0;
-          digitsEnd = digitGroups(bytes, i, start, end, digits);
-          if (digits.bits !== 0) {
-            if (digits.bits & CARD_BIT && this.#raise(shapes[shapeIndex('card')]!, collect)) return true;
-            if (digits.bits & SSN_BIT && this.#raise(shapes[shapeIndex('ssn')]!, collect)) return true;
-            if (digits.bits & PHONE_BIT && this.#raise(shapes[shapeIndex('phone')]!, collect)) return true;
-            if (digits.bits & IPV4_BIT && this.#raise(shapes[shapeIndex('ipv4')]!, collect)) return true;
-          }
-        }
+        if (i < digitsEnd) continue;
+        const digits = this.#digits;
+        digits.bits = 0;
+        digitsEnd = digitRun(bytes, i, start, end, digits);
+        if (digits.bits !== 0 && this.#digitShapes(digits.bits, collect)) return true;
         // IBAN: two capitals, two digits, not inside a longer word.
-        if (i - 3 >= start && DIGIT[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && UPPER[bytes[i - 3]!] && (i - 4 < start || !ALNUM[bytes[i - 4]!])) {
-          if (ibanAt(bytes, i - 3, end) && this.#raise(shapes[shapeIndex('iban')]!, collect)) return true;
+        if (i - 2 >= start && UPPER[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && DIGIT[bytes[i + 1]!] && (i - 3 < start || !ALNUM[bytes[i - 3]!])) {
+          if (ibanAt(bytes, i - 2, end) && this.#raise(shapes[Shape.Iban]!, collect)) return true;
         }
         continue;
       }
       // Anything else ends a base64 run.
-      if (i - base64Start >= 40 && this.#mixedRun(bytes, base64Start, i) && this.#raise(shapes[0]!, collect)) return true;
+      if (i - base64Start >= 40 && this.#mixedRun(bytes, base64Start, i) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
       base64Start = i + 1;
       if (kind === Kind.Dash) {
-        if (runBefore(bytes, i, start, HEX, 32) && this.#raise(shapes[shapeIndex('hex32-dash')]!, collect)) return true;
+        if (runBefore(bytes, i, start, HEX, 32) && this.#raise(shapes[Shape.Hex32Dash]!, collect)) return true;
       } else if (kind === Kind.Dot) {
-        if (runBefore(bytes, i, start, WORD_DASH, 24) && this.#raise(shapes[shapeIndex('token-dot')]!, collect)) return true;
+        if (runBefore(bytes, i, start, WORD_DASH, 24) && this.#raise(shapes[Shape.TokenDot]!, collect)) return true;
+      } else if (kind === Kind.Backslash && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
+        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so does the scan.
+        state = 0;
+        i++;
+        base64Start = i + 1;
       }
     }
-    if (end - base64Start >= 40 && this.#mixedRun(bytes, base64Start, end) && this.#raise(shapes[0]!, collect)) return true;
-    if (end - start <= 256 && keyMaterialLine(bytes, start, end) && this.#raise(shapes[shapeIndex('key-material-line')]!, collect)) return true;
+    if (end - base64Start >= 40 && this.#mixedRun(bytes, base64Start, end) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
+    if (end - start <= 256 && keyMaterialLine(bytes, start, end) && this.#raise(shapes[Shape.KeyMaterialLine]!, collect)) return true;
     if (collect) return false;
-    for (const parts of this.#conjunctions) if (parts.every((s) => fired[s] === 1)) return true;
+    for (const parts of this.#conjunctions) {
+      let all = true;
+      for (const part of parts) if (stamp[part] !== generation) all = false;
+      if (all) return true;
+    }
     return false;
+  }
+
+  #digitShapes(bits: number, collect: boolean): boolean {
+    const shapes = this.#shapeSignal;
+    if (bits & CARD_BIT && this.#raise(shapes[Shape.Card]!, collect)) return true;
+    if (bits & SSN_BIT && this.#raise(shapes[Shape.Ssn]!, collect)) return true;
+    if (bits & PHONE_BIT && this.#raise(shapes[Shape.Phone]!, collect)) return true;
+    return (bits & IPV4_BIT) !== 0 && this.#raise(shapes[Shape.Ipv4]!, collect);
   }
 
   /** Records a signal; true when the scan may stop (a sufficient signal, not collecting). */
   #raise(signal: number, collect: boolean): boolean {
     if (signal < 0) return false;
-    this.#fired[signal] = 1;
+    this.#stamp[signal] = this.#generation;
     return !collect && this.#sufficient[signal] === 1;
   }
 
   #hits(hitState: number, bytes: Uint8Array, i: number, start: number, end: number, collect: boolean): boolean {
-    const fired = this.#fired;
+    const stamp = this.#stamp;
+    const generation = this.#generation;
     for (let e = this.#hitStart[hitState]!, stop = this.#hitEnd[hitState]!; e < stop; e++) {
       const signal = this.#entrySignal[e]!;
-      if (fired[signal] === 1) continue;
+      if (stamp[signal] === generation) continue;
       const kwEnd = i + 1;
       const kwStart = kwEnd - this.#entryLength[e]!;
       if (this.#context(this.#entryContext[e]!, this.#entryParam[e]!, bytes, kwStart, kwEnd, start, end) && this.#raise(signal, collect)) return true;
@@ -488,10 +618,10 @@ export class Scanner {
   }
 
   #context(code: number, param: number, bytes: Uint8Array, kwStart: number, kwEnd: number, start: number, end: number): boolean {
-    switch (CONTEXT_CODES[code]) {
-      case 'any':
+    switch (code as C) {
+      case C.Any:
         return true;
-      case 'assign': {
+      case C.Assign: {
         let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
         if (j < end && bytes[j] === 0x5c) j++;
         if (j < end && (bytes[j] === 0x22 || bytes[j] === 0x27)) j++;
@@ -499,21 +629,24 @@ export class Scanner {
         j = skip(bytes, j, Math.min(end, j + 4), BLANK);
         return j < end && (bytes[j] === 0x3d || bytes[j] === 0x3a);
       }
-      case 'flag': {
+      case C.Flag: {
         const from = identStart(bytes, kwStart, start, WORD_DASH, 42);
         if (from < 0 || bytes[from] !== 0x2d) return false;
         const j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), WORD_DASH);
         return j < end && BLANK[bytes[j]!] === 1;
       }
-      case 'spaced': {
+      case C.Spaced: {
+        // The key is an identifier (`aws_secret_access_key`, `apiToken`), not a word of prose.
+        const from = identStart(bytes, kwStart, start, IDENT, 40);
         let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
+        if (from < 0 || !compound(bytes, from, j)) return false;
         const blanks = j;
         j = skip(bytes, j, Math.min(end, j + 4), BLANK);
         if (j === blanks) return false;
         if (j < end && (bytes[j] === 0x22 || bytes[j] === 0x27)) j++;
         return skip(bytes, j, Math.min(end, j + 16), TOKEN) - j >= 16;
       }
-      case 'line': {
+      case C.Line: {
         const from = identStart(bytes, kwStart, start, IDENT, 40);
         if (from < 0) return false;
         // Before the key: blanks and at most one short word (`ENV`, `export`, `set`), then the line start.
@@ -531,15 +664,15 @@ export class Scanner {
         k = skip(bytes, k, end, BLANK);
         return k >= end || bytes[k] === 0x0d || bytes[k] === 0x0a;
       }
-      case 'quote': {
+      case C.Quote: {
         const j = skip(bytes, kwEnd, Math.min(end, kwEnd + 4), BLANK);
         return j > kwEnd && j < end && (bytes[j] === 0x22 || bytes[j] === 0x27);
       }
-      case 'xml': {
+      case C.Xml: {
         const from = identStart(bytes, kwStart, start, IDENT, 64);
         return from > start && (bytes[from - 1] === 0x3c || bytes[from - 1] === 0x3a || bytes[from - 1] === 0x2f);
       }
-      case 'named': {
+      case C.Named: {
         const from = identStart(bytes, kwStart, start, IDENT, 64);
         if (from < 0) return false;
         let j = from;
@@ -552,7 +685,7 @@ export class Scanner {
         if (j > start && (bytes[j - 1] === 0x22 || bytes[j - 1] === 0x27)) j--;
         return endsWithWord(bytes, j, start, 'name') || endsWithWord(bytes, j, start, 'key');
       }
-      case 'url-at': {
+      case C.UrlAt: {
         if (kwEnd < this.#urlNoAtBefore) return false;
         const limit = Math.min(end, kwEnd + 2048);
         for (let j = kwEnd; j < limit; j++) {
@@ -565,7 +698,7 @@ export class Scanner {
         }
         return limit < end; // a very long authority: let the rules decide
       }
-      case 'email': {
+      case C.Email: {
         if (kwStart <= start || !EMAIL_LOCAL[bytes[kwStart - 1]!]) return false;
         let dot = false;
         let letters = 0;
@@ -580,13 +713,13 @@ export class Scanner {
         }
         return false;
       }
-      case 'scheme': {
+      case C.Scheme: {
         const j = skip(bytes, kwEnd, Math.min(end, kwEnd + 4), BLANK);
         return j > kwEnd && skip(bytes, j, Math.min(end, j + param), TOKEN) - j >= param;
       }
-      case 'tail':
+      case C.Tail:
         return skip(bytes, kwEnd, Math.min(end, kwEnd + param), TOKEN) - kwEnd >= param;
-      case 'vendor': {
+      case C.Vendor: {
         let run = 0;
         for (let j = kwEnd, limit = Math.min(end, kwEnd + 256); j < limit; j++) {
           if (TOKEN[bytes[j]!]) {
@@ -628,6 +761,16 @@ function endsWithWord(bytes: Uint8Array, at: number, start: number, word: string
   if (from < start) return false;
   for (let k = 0; k < word.length; k++) if ((bytes[from + k]! | 0x20) !== word.charCodeAt(k)) return false;
   return from === start || !isAlnumCode(bytes[from - 1]!);
+}
+
+/** An identifier with a `_`, `.` or `-`, or a lower-case letter before a capital. */
+function compound(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let j = from; j < to; j++) {
+    const c = bytes[j]!;
+    if (c === 0x5f || c === 0x2e || c === 0x2d) return true;
+    if (j > from && isUpperCode(c) && isLowerCode(bytes[j - 1]!)) return true;
+  }
+  return false;
 }
 
 /** `count` bytes of `cls` right before `at`. */
