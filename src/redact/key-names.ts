@@ -15,6 +15,8 @@ export interface KeyVerdict {
   strong: boolean;
   /** The secret is a short number (`cvv: 123`), which other names' values never are. */
   numeric?: boolean;
+  /** A word names what the key is for (`geocodio_key`, not a bare `key`): a UUID or hex value is then the key. */
+  qualified?: boolean;
 }
 
 /** Split `DB_PASSWORD`, `dbPassword`, `x-api-key`, `AccountKey`, `db.password` into lowercase words. */
@@ -101,8 +103,8 @@ export function classifyKey(rawKey: string): KeyVerdict | undefined {
 
   // A strong verdict beats a weak one (`auth_token`: `auth` is weak, `token` strong).
   let best: KeyVerdict | undefined;
-  const consider = (kind: SecretKeyKind, strong: boolean): void => {
-    if (best === undefined || (strong && !best.strong)) best = { kind, strong };
+  const consider = (kind: SecretKeyKind, strong: boolean, qualified = false): void => {
+    if (best === undefined || (strong && !best.strong)) best = qualified ? { kind, strong, qualified } : { kind, strong };
   };
   for (let i = 0; i <= lastIndex; i++) {
     const word = words[i]!;
@@ -117,7 +119,7 @@ export function classifyKey(rawKey: string): KeyVerdict | undefined {
       if (KEY_NOT_SECRET.has(previous)) return undefined;
       // `key` before other words describes them (`KeyMeshing`, `key_material_type`).
       if (i < lastIndex) continue;
-      consider('secret', KEY_QUALIFIERS.has(previous) || (previous !== '' && isVendor(previous)));
+      consider('secret', KEY_QUALIFIERS.has(previous) || (previous !== '' && isVendor(previous)), previous !== '');
     } else if (WEAK_WORDS.has(word)) {
       // `auth` names a method as often as a credential (`auth:SIMPLE`, `auth: oidc`): weak.
       consider(word === 'auth' || word === 'dsn' ? 'secret' : 'token', false);

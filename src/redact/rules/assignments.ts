@@ -11,7 +11,7 @@ import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
 import { applyRule, g } from '../rule.js';
-import { isHex, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
+import { entropy, isHex, isLowDiversity, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
 import { isBasicCredential } from '../validators.js';
 import { lineAround } from './structure.js';
 
@@ -67,10 +67,21 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
   if (looksLikePath(v)) return false;
   // A URL without user info is an endpoint; URL rules deal with user info and tokens in it.
   if (/^[a-z][a-z0-9+.\-]{1,20}:\/\/[^@\s]*$/i.test(v) && !/[?&](?:sig|token|key|secret|password)=/i.test(v)) return false;
+  // A version or version range (`"minipass": "^7.1.2"`, `~1.2`, `>=2.0.0-rc.1`, `1.x`).
+  if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?$/.test(v)) return false;
+  // An enum word (`countToken: "COUNT"`, `grant: 'REFRESH_TOKEN'`): capitals only, no digits. Not for
+  // passwords, which may be any word.
+  if (verdict.kind !== 'password' && /^[A-Z][A-Z_]{1,31}$/.test(v)) return false;
   // An artifact coordinate (`jjwt-jackson-0.11.2`, `left-pad@1.3.0`).
   if (/^[a-z][\w.\-]*[\-@:]v?\d+\.\d+(?:\.\d+)?(?:[\-+][\w.]+)?$/.test(v)) return false;
   if (!quoted) {
     if (CODE_WORDS.has(v) || CODE_ROOT.test(v) || isCredentialIdentifier(v)) return false;
+    // An index or a call: `token = tokens[i + 1]`, `key = keys(obj)`.
+    if (/^[A-Za-z_$][\w$.]*[\[(]/.test(v)) return false;
+    // An identifier in an expression: `clientSecret = isPublic ? undefined : x`, `token = a || b`.
+    if (/^[A-Za-z_$][\w$.]*$/.test(v) && /^\s*(?:\?\??|&&|\|\||[+*\/%]|[=!]==?|[<>]=?|\.)/.test(after)) return false;
+    // A type (`secretKey: KeyObject;`, `token: AccessToken | null`): a capitalised name without digits.
+    if (verdict.kind !== 'password' && separator.includes(':') && /^[A-Z][a-z]\w*$/.test(v) && !/\d/.test(v) && /^\s*(?:$|[;,|&<>\[\])=]|\/\/)/.test(after)) return false;
     // An object printed by its class: `AppWindowToken{9f4ef63 ...}`, `android.os.BinderProxy@2bd79ce`.
     if (/^[A-Z][A-Za-z0-9_$]*[{(\[]/.test(v) || /^[A-Za-z_$][\w$.]*@[0-9a-f]{4,16}$/.test(v)) return false;
     // A call: `token = fetchToken()`, `secret = get_secret(name)`.
@@ -87,13 +98,28 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
     }
   }
   if (verdict.strong) return true;
-  // Weak names (`key`, `auth`, `signature`, `session`) need a value that looks generated:
-  // token characters only, not a UUID, hash, encoded name or `name-<digest>` cache key.
-  // `user:password` in base64 (Docker's `"auth"`) is a credential whatever the name.
+  // Weak names (`key`, `auth`, `signature`, `session`, `<vendor>Key`) need a value that
+  // looks generated: token characters only, not an encoded name or `name-<digest>` cache
+  // key. `user:password` in base64 (Docker's `"auth"`) is a credential whatever the name.
   if (isBasicCredential(v)) return true;
-  if (!/^[A-Za-z0-9+/=_\-.~%]+$/.test(v) || isUuid(v) || isHex(v) || /^0x[0-9a-f]+$/i.test(v) || decodesToText(v)) return false;
+  if (!/^[A-Za-z0-9+/=_\-.~%]+$/.test(v) || /^0x[0-9a-f]+$/i.test(v) || decodesToText(v)) return false;
+  // A UUID or a long hex string is a key after a qualified name (`geocodio_key`), an id
+  // or a digest after a bare `key` (`cache hit for key=49268cf3...`).
+  if (isUuid(v) || isHex(v)) return verdict.qualified === true && v.length >= 32;
   const withoutDigests = v.replace(/[\-_.:]?[0-9a-fA-F]{16,}/g, '');
-  return looksRandom(v, 16) && (withoutDigests.length === v.length || looksRandom(withoutDigests, 12));
+  if (withoutDigests.length !== v.length && !looksRandom(withoutDigests, 12)) return false;
+  return looksRandom(v, 16) || looksGenerated(v);
+}
+
+/**
+ * Generated but not random enough for looksRandom: lower-case letters and digits
+ * (`m954y5b4lxy9ntmq38rq33v2znhwqbzz`), which read as words to the class-change test.
+ */
+function looksGenerated(v: string): boolean {
+  if (v.length < 20 || !/[0-9]/.test(v) || !/[A-Za-z]/.test(v) || isLowDiversity(v) || entropy(v) < 3.8) return false;
+  // Letters and digits interleaved throughout, not a name with a number (`order_2024_report`).
+  const switches = v.match(/[A-Za-z][0-9]|[0-9][A-Za-z]/g)?.length ?? 0;
+  return switches >= Math.max(4, v.length / 8);
 }
 
 const markerFor = (verdict: KeyVerdict): string => marker(verdict.kind);

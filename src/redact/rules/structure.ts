@@ -98,7 +98,7 @@ const authorizationHeader: Rule = {
   name: 'authorization',
   when: [keywords(['authorization'], { kind: 'assign' })],
   pattern:
-    /(?<![\w\-])((?:proxy-)?authorization)(\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["']?)(?:(bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|oauth|hmac|hmac-sha256|apikey|api-key|sso-key|key|signature|splunk|gitlab-ci-token|jwt|dpop|mac|hoba|mutual|vapid|sharedkey|sharedkeylite|ssws|otp|pat|session|hawk|klaviyo-api-key|genieKey|dsn|token-v1)([ \t]{1,4}))?([^\s"',;\\]{1,4096}(?:[^\r\n"\\]{0,4096})?)/gi,
+    /(?<![\w\-])((?:proxy-)?authorization)(\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["'`]?)(?:(bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|oauth|hmac|hmac-sha256|apikey|api-key|sso-key|key|signature|splunk|gitlab-ci-token|jwt|dpop|mac|hoba|mutual|vapid|sharedkey|sharedkeylite|ssws|otp|pat|session|hawk|klaviyo-api-key|genieKey|dsn|token-v1)([ \t]{1,4}))?([^\s"',;\\]{1,4096}(?:[^\r\n"\\]{0,4096})?)/gi,
   replace: (m: Match) => {
     const [name = '', separator = '', scheme, gap = '', rest = ''] = m.groups;
     if (scheme !== undefined && PARAMETER_SCHEMES.test(scheme)) {
