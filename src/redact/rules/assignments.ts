@@ -71,17 +71,25 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
   if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?$/.test(v)) return false;
   // An enum word (`countToken: "COUNT"`, `grant: 'REFRESH_TOKEN'`): capitals only, no digits. Not for
   // passwords, which may be any word.
-  if (verdict.kind !== 'password' && /^[A-Z][A-Z_]{1,31}$/.test(v)) return false;
+  if (verdict.kind !== 'password' && /^[A-Z]{2,}(?:_[A-Z0-9]+)*$/.test(v) && v.length <= 40) return false;
   // An artifact coordinate (`jjwt-jackson-0.11.2`, `left-pad@1.3.0`).
   if (/^[a-z][\w.\-]*[\-@:]v?\d+\.\d+(?:\.\d+)?(?:[\-+][\w.]+)?$/.test(v)) return false;
   if (!quoted) {
     if (CODE_WORDS.has(v) || CODE_ROOT.test(v) || isCredentialIdentifier(v)) return false;
     // An index or a call: `token = tokens[i + 1]`, `key = keys(obj)`.
     if (/^[A-Za-z_$][\w$.]*[\[(]/.test(v)) return false;
-    // An identifier in an expression: `clientSecret = isPublic ? undefined : x`, `token = a || b`.
-    if (/^[A-Za-z_$][\w$.]*$/.test(v) && /^\s*(?:\?\??|&&|\|\||[+*\/%]|[=!]==?|[<>]=?|\.)/.test(after)) return false;
-    // A type (`secretKey: KeyObject;`, `token: AccessToken | null`): a capitalised name without digits.
-    if (verdict.kind !== 'password' && separator.includes(':') && /^[A-Z][a-z]\w*$/.test(v) && !/\d/.test(v) && /^\s*(?:$|[;,|&<>\[\])=]|\/\/)/.test(after)) return false;
+    // An identifier in an expression: `clientSecret = isPublic ? undefined : x`, `Token = Item | Char`.
+    if (/^[A-Za-z_$][\w$.]*$/.test(v) && /^(?:\s*(?:\?\??|&&|\|\||[+*\/%]|[=!]==?|[<>]=?|\.)|\s+[&|]\s)/.test(after)) return false;
+    // A chained assignment in code: `j.Minipass=j.isWritable=j.isReadable=void 0`.
+    if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*=[A-Za-z_$!]/.test(v)) return false;
+    // A member of an object or namespace (`token: z.ZodString`, `key: NodeJS.ArrayBufferView`,
+    // `secret = opts.clientSecret`): a capital inside or a one- or two-letter object, which
+    // `football.princess4` has not.
+    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && (/^[A-Za-z_$]{1,2}\.|[a-z][A-Z]|\.[A-Z]/.test(v))) return false;
+    // A type (`secretKey: KeyObject;`, `password: BinaryLike,`): a capitalised name without
+    // digits, followed by what follows a type. A password `Dragon` ends its line.
+    const typeEnd = verdict.kind === 'password' ? /^\s*[;,|&<>\[\])=]/ : /^\s*(?:$|[;,|&<>\[\])=]|\/\/)/;
+    if (separator.includes(':') && /^[A-Z][a-z]\w*$/.test(v) && !/\d/.test(v) && typeEnd.test(after)) return false;
     // An object printed by its class: `AppWindowToken{9f4ef63 ...}`, `android.os.BinderProxy@2bd79ce`.
     if (/^[A-Z][A-Za-z0-9_$]*[{(\[]/.test(v) || /^[A-Za-z_$][\w$.]*@[0-9a-f]{4,16}$/.test(v)) return false;
     // A call: `token = fetchToken()`, `secret = get_secret(name)`.
@@ -90,7 +98,7 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
     // `auth: provider=oidc`: the key is a label in front of other fields.
     if (separator.includes(':') && /^[A-Za-z_][\w.\-]*=/.test(v)) return false;
     // `Password: must be at least 8 characters` is a sentence about the password.
-    if (/:\s/.test(separator) && /^[a-z]+$/.test(v) && /^[ \t]+[a-z]/.test(after)) return false;
+    if (/:\s/.test(separator) && /^[A-Za-z]+$/.test(v) && /^[ \t]+[a-z]/.test(after)) return false;
     if (/\s=\s/.test(separator)) {
       // A lone identifier or a member path on the right of ` = ` is code (`token = tok`, `k = Ed25519.Keys`).
       if (/^[a-z_$][\w$]*$/i.test(v) && /pass|pwd|token|secret|key|cred|auth/i.test(v) && /^\s*(?:$|[;)\],]|\/\/|#)/.test(after)) return false;

@@ -19,8 +19,12 @@ import { isCardNumber, isIban, isPublicIpv4, isSsn } from '../validators.js';
 
 /** File extensions that look like top-level domains in `icon@2x.png`. */
 const FILE_EXTENSION = /^(?:png|jpe?g|gif|svg|webp|ico|bmp|tiff?|avif|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|ya?ml|toml|xml|html?|md|txt|log|csv|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|sh|zip|gz|tgz|tar|wasm|pdf|woff2?|ttf|otf|eot|mp[34]|mov|lock|min|d)$/i;
-/** Top-level names of private networks: `ubuntu@ip-10-0-0-1.ec2.internal` is a login, not an address. */
-const LOCAL_TLD = /^(?:local|localhost|localdomain|internal|intranet|lan|home|corp|invalid|cluster)$/i;
+/**
+ * Top-level names of private networks (`ubuntu@ip-10-0-0-1.ec2.internal` is a login, not an
+ * address) and the names reserved for examples and tests (`.example`, `.test`, `.invalid`),
+ * at which no one can be reached.
+ */
+const LOCAL_TLD = /^(?:local|localhost|localdomain|internal|intranet|lan|home|corp|invalid|cluster|example|test)$/i;
 
 const email: Rule = {
   name: 'email',
@@ -98,7 +102,8 @@ const internationalPhone: Rule = {
   name: 'phone',
   when: [shape('phone')],
   // Groups need a separator between them, so a digit run has one reading and cannot backtrack.
-  pattern: /(?<![\w+\-.])\+(?:\d{7,15}|\d{1,4}(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]\d{1,10}){1,6})(?![\w\-]|[.:]\d)/g,
+  // Not after `)` or `]`: `)+1099511627776*e[6]` is arithmetic.
+  pattern: /(?<![\w+\-.)\]])\+(?:\d{7,15}|\d{1,4}(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]\d{1,10}){1,6})(?![\w\-]|[.:]\d)/g,
   replace: (m: Match) => {
     const digits = digitCount(m.text);
     if (digits < 8 || digits > 15) return m.text;
@@ -120,13 +125,15 @@ const nationalPhone: Rule = {
   replace: (m: Match) => {
     const digits = digitCount(m.text);
     if (digits < 9 || digits > 13) return m.text;
+    // Bytes as Node prints them: `<Buffer 01 02 03 04 05>`.
+    if (/<Buffer(?: [0-9a-f]{2})* ?$/.test(m.input.slice(Math.max(0, m.offset - 400), m.offset))) return m.text;
     return marker('phone');
   },
 };
 
 /** A dotted quad that is a version: `v1.2.3.4`, `version 1.2.3.4`, `firmware 3.10.8.3`, `Chrome/120.0.1.2`. */
 const VERSION_BEFORE =
-  /(?:\bv|\b(?:version|ver|release|build|firmware|kernel|driver|bios|rev|revision|update|upgrade|patch|sdk|runtime|engine|android|ios|windows|macos|python|node|java|ruby|php|perl|dotnet|gradle|maven|npm|pip)[ :=]{1,3}|[A-Za-z]\/|@|==|>=|<=|~|\^)$/i;
+  /(?:\bv|\b(?:version|ver|release|build|firmware|kernel|driver|bios|rev|revision|oid|update|upgrade|patch|sdk|runtime|engine|android|ios|windows|macos|python|node|java|ruby|php|perl|dotnet|gradle|maven|npm|pip)[ :=]{1,3}|[A-Za-z]\/|@|==|>=|<=|~|\^)$/i;
 
 const publicIpv4: Rule = {
   name: 'ipv4',
