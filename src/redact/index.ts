@@ -42,6 +42,9 @@ export { RULE_NAMES } from './rule-set.js';
 /** What a line that a rule failed on becomes: nothing of it is shown. */
 export const UNPROCESSED = marker('unprocessed-line');
 
+/** The rule that takes a lone line of key material; LineRedactor turns it off inside certificates. */
+const KEY_LINE_RULE = RULE_SET.rules.findIndex((r) => r.name === 'private-key-line');
+
 function redactSegment(segment: string, run: Uint8Array): string {
   const apply = (text: string): string => withEscapesMasked(text, (masked) => RULE_SET.apply(masked, run));
   try {
@@ -68,11 +71,20 @@ function redactSegment(segment: string, run: Uint8Array): string {
  * is (the same verdict `mayNeedRedaction` gives on its bytes).
  */
 export function redact(text: string): string {
+  return redactWith(text, false);
+}
+
+function redactWith(text: string, publicKeyMaterial: boolean): string {
   if (text.length === 0) return text;
   const run = RULE_SET.rulesFor(text);
+  if (publicKeyMaterial) run[KEY_LINE_RULE] = 0;
   if (!run.includes(1)) return text;
   return mapSegments(text, (segment) => redactSegment(segment, run));
 }
+
+/** `-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC KEY-----`: what follows is public. */
+const PUBLIC_BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} (?:CERTIFICATE|PUBLIC KEY)[A-Z0-9 ]{0,20}-----/;
+const PUBLIC_END = /-----END[A-Z0-9 ]{0,40} (?:CERTIFICATE|PUBLIC KEY)[A-Z0-9 ]{0,20}-----/;
 
 /** A line of a private key's body: base64, a `Proc-Type:`-style header, or blank. */
 const KEY_MATERIAL_LINE = /^([ \t]*)(?:(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})[ \t]*)?\r?$/;
@@ -90,6 +102,8 @@ const VALUE_LINE = /^([ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*)(["']?)(
  */
 export class LineRedactor {
   #inPrivateKey = false;
+  /** Inside a certificate or public key block: its base64 lines are not secrets. */
+  #inPublicBlock = false;
   #keyLines = 0;
   #secretName: string | undefined;
 
@@ -128,7 +142,9 @@ export class LineRedactor {
       }
     }
 
-    const out = redact(line);
+    if (this.#inPublicBlock && (PUBLIC_END.test(line) || KEY_MATERIAL_LINE.exec(line) === null)) this.#inPublicBlock = false;
+    const out = redactWith(line, this.#inPublicBlock);
+    if (PUBLIC_BEGIN.test(line) && !PUBLIC_END.test(line)) this.#inPublicBlock = true;
     const begin = PEM_BEGIN.exec(line);
     if (begin !== null && !PEM_END.test(line.slice(begin.index))) {
       this.#inPrivateKey = true;

@@ -3,13 +3,13 @@
  * structure (PEM BEGIN/END lines, the URL user, the `Bearer` scheme word) and replaces
  * only the secret part.
  */
-import { allOf, keywords } from '../conditions.js';
+import { allOf, keywords, shape } from '../conditions.js';
 import { ESCAPED_NEWLINE, ESCAPED_RETURN } from '../escapes.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
 import { g } from '../rule.js';
-import { isHex, isUuid, looksRandom } from '../value-shape.js';
+import { isHex, isUuid, looksRandom, wordCoverage } from '../value-shape.js';
 import { isBasicCredential } from '../validators.js';
 
 /** `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN OPENSSH PRIVATE KEY-----`, `-----BEGIN PGP PRIVATE KEY BLOCK-----`. */
@@ -47,6 +47,32 @@ const privateKeyBlock: Rule = {
     return `${begin}${separator}${marker('private-key')}${closing}${end}`;
   },
 };
+
+/**
+ * One line of a private key's body on its own: what the log condenser sees, since it
+ * redacts each line alone (no state crosses lines there). A line that is nothing but
+ * base64 of a PEM body's length (64 characters, 70 for OpenSSH, up to 76) or the shorter
+ * last line, with the mix of cases and digits random bytes give, in code is a rare thing;
+ * in a log it is key material, a certificate or a dump, and showing none of it costs little.
+ */
+const privateKeyLine: Rule = {
+  name: 'private-key-line',
+  when: [shape('key-material-line')],
+  pattern: /^([ \t]*["']?)([A-Za-z0-9+/]{8,76}={0,2})(["']?,?[ \t]*\r?)$/g,
+  replace: (m: Match) => (isKeyMaterial(g(m, 1)) ? `${g(m, 0)}${marker('key-material')}${g(m, 2)}` : m.text),
+};
+
+/**
+ * Base64 that looks like random bytes: both cases, and `+`, `/` or padding (which no
+ * identifier has), or digits over a PEM line's length, or digits in a short line that is
+ * not made of words (`Uint8Array`, `HTTP2ServerRequest` stay).
+ */
+export function isKeyMaterial(line: string): boolean {
+  if (!/[A-Z]/.test(line) || !/[a-z]/.test(line) || isHex(line)) return false;
+  if (/[+/]|=$/.test(line)) return true;
+  if (!/[0-9]/.test(line)) return false;
+  return line.length >= 40 || wordCoverage(line) <= 0.5;
+}
 
 /** JWTs (and JWS/JWE): `eyJ` header, `eyJ` payload, signature (empty for `alg: none`). */
 const jwt: Rule = {
@@ -194,7 +220,7 @@ export function lineAround(m: Match): string {
   return window.slice(start, newline === -1 ? window.length : newline);
 }
 
-export const structureRules: readonly Rule[] = [privateKeyBlock, jwt];
+export const structureRules: readonly Rule[] = [privateKeyBlock, privateKeyLine, jwt];
 export const connectionRules: readonly Rule[] = [
   urlPassword,
   urlToken,
