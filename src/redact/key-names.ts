@@ -149,3 +149,19 @@ export const isVendor = (word: string): boolean => VENDORS.has(word);
 
 /** A word before a bare `key` that names a non-credential key (`cache key`, `partition key`). */
 export const isNotSecretKeyWord = (word: string): boolean => KEY_NOT_SECRET.has(word.toLowerCase());
+
+/** Words that make a number under the name a secret or personal datum (`pin: 4821`, `card_number`). */
+const SECRET_NUMBER_WORDS = new Set(['passcode', 'pin', 'otp', 'totp', 'cvv', 'cvv2', 'cvc', 'csc', 'card', 'cc', 'pan', 'ssn', 'account', 'acct', 'iban', 'routing', 'sortcode']);
+
+/**
+ * Whether numbers under this key are not to be shown (json_shape examples, ranges): every
+ * credential name `classifyKey` knows, and the names of PINs, one-time codes, card,
+ * account and social security numbers. Not when the name says it is about something
+ * else (`pin_length`, `card_count`, `account_id`).
+ */
+export function isSecretNumberKey(rawKey: string): boolean {
+  if (classifyKey(rawKey) !== undefined) return true;
+  const words = keyWords(rawKey);
+  if (words.length === 0 || NOT_THE_VALUE.has(words[words.length - 1]!) || NOT_A_SECRET_PREFIX.has(words[0]!)) return false;
+  return words.some((w) => SECRET_NUMBER_WORDS.has(w) || PASSWORD_WORDS.has(w) || COMPOUND.test(w));
+}
