@@ -42,8 +42,8 @@ export { RULE_NAMES } from './rule-set.js';
 /** What a line that a rule failed on becomes: nothing of it is shown. */
 export const UNPROCESSED = marker('unprocessed-line');
 
-/** The rule that takes a lone line of key material; LineRedactor turns it off inside certificates. */
-const KEY_LINE_RULE = RULE_SET.rules.findIndex((r) => r.name === 'private-key-line');
+/** The rules that take a line of key material; LineRedactor turns them off inside certificates. */
+const KEY_LINE_RULES = RULE_SET.rules.flatMap((r, i) => (r.name === 'private-key-line' ? [i] : []));
 
 function redactSegment(segment: string, run: Uint8Array): string {
   const apply = (text: string): string => withEscapesMasked(text, (masked) => RULE_SET.apply(masked, run));
@@ -77,7 +77,7 @@ export function redact(text: string): string {
 function redactWith(text: string, publicKeyMaterial: boolean): string {
   if (text.length === 0) return text;
   const run = RULE_SET.rulesFor(text);
-  if (publicKeyMaterial) run[KEY_LINE_RULE] = 0;
+  if (publicKeyMaterial) for (const r of KEY_LINE_RULES) run[r] = 0;
   if (!run.includes(1)) return text;
   return mapSegments(text, (segment) => redactSegment(segment, run));
 }

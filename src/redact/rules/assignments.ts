@@ -80,6 +80,8 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
     if (/^[A-Za-z_$][\w$.]*[\[(]/.test(v)) return false;
     // An identifier in an expression: `clientSecret = isPublic ? undefined : x`, `Token = Item | Char`.
     if (/^[A-Za-z_$][\w$.]*$/.test(v) && /^(?:\s*(?:\?\??|&&|\|\||[+*\/%]|[=!]==?|[<>]=?|\.)|\s+[&|]\s)/.test(after)) return false;
+    // An expression: `n.token=n.password||null`, `a=b??c`, `x===y`.
+    if (/\|\||&&|\?\?|[=!]==/.test(v)) return false;
     // A chained assignment in code: `j.Minipass=j.isWritable=j.isReadable=void 0`.
     if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*=[A-Za-z_$!]/.test(v)) return false;
     // A member of an object or namespace (`token: z.ZodString`, `key: NodeJS.ArrayBufferView`,
@@ -209,7 +211,8 @@ const mysqlPassword: Rule = {
   name: 'mysql-password',
   when: [allOf({ words: ['mysql', 'mariadb'] }, { words: ['-p'] })],
   pattern: /(?<![\w\-])(-p)(["']?)([^\s"'\-][^\s"']{0,255})\2/g,
-  replace: (m: Match) => (isPlaceholder(g(m, 2)) ? m.text : `-p${g(m, 1)}${marker('password')}${g(m, 1)}`),
+  // `-p` means other things elsewhere (`mkdir -p`, `-p 8080`): a MySQL client must be named on the line.
+  replace: (m: Match) => (isPlaceholder(g(m, 2)) || !/mysql|mariadb/i.test(lineAround(m)) ? m.text : `-p${g(m, 1)}${marker('password')}${g(m, 1)}`),
 };
 
 /** `sshpass -p x`, `docker login -u user -p x`, `oc login -u u -p x`: `-p` after a user or in a login command. */

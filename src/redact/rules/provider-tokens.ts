@@ -66,7 +66,7 @@ const TOKENS: ProviderToken[] = [
   { kind: 'anyscale-key', prefixes: ['esecret_'], min: 20, pattern: re(`${START}esecret_[A-Za-z0-9_]{20,80}${END}`), accept: mixed },
   { kind: 'npm-token', prefixes: ['npm_'], min: 36, pattern: re(`${START}npm_[A-Za-z0-9]{36}${END}`) },
   { kind: 'pypi-token', prefixes: ['pypi-ag'], min: 50, pattern: re(`${START}pypi-Ag[A-Za-z0-9_\\-]{50,1000}`) },
-  { kind: 'rubygems-key', prefixes: ['rubygems_'], min: 48, pattern: re(`${START}rubygems_[a-f0-9]{48}${END}`) },
+  { kind: 'ruby-gems-key', prefixes: ['rubygems_'], min: 48, pattern: re(`${START}rubygems_[a-f0-9]{48}${END}`) },
   { kind: 'nuget-key', prefixes: ['oy2'], min: 43, pattern: re(`${START}oy2[a-z0-9]{43}${END}`), accept: mixed },
   { kind: 'clojars-token', prefixes: ['clojars_'], min: 60, pattern: re(`${START}CLOJARS_[a-z0-9]{60}${END}`) },
   { kind: 'dockerhub-token', prefixes: ['dckr_pat_', 'dckr_oat_'], min: 20, pattern: re(`${START}dckr_(?:pat|oat)_[A-Za-z0-9_\\-]{20,40}${END}`) },

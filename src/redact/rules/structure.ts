@@ -63,6 +63,18 @@ const privateKeyLine: Rule = {
 };
 
 /**
+ * A full-length line of a key body behind a log prefix (`[app] MIIEvQIBADANBg...`): a
+ * run of exactly 64 (PEM) or 70 (OpenSSH) base64 characters between blanks or quotes. The
+ * shorter last line of a body is caught only when it stands alone.
+ */
+const privateKeyLineInText: Rule = {
+  name: 'private-key-line',
+  when: [shape('base64-40')],
+  pattern: /(?<=^|[\s"'])(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70})(?=$|[\s"',])/g,
+  replace: (m: Match) => (isKeyMaterial(m.text) ? marker('key-material') : m.text),
+};
+
+/**
  * Base64 that looks like random bytes: both cases, and `+`, `/` or padding (which no
  * identifier has), or digits over a PEM line's length, or digits in a short line that is
  * not made of words (`Uint8Array`, `HTTP2ServerRequest` stay).
@@ -195,11 +207,14 @@ const sessionCookie: Rule = {
 };
 
 /** `user/password@host` in Oracle connect strings (`sqlplus scott/tiger@db`, `jdbc:oracle:thin:`). */
+const ORACLE_TOOLS = ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'];
 const oracleConnect: Rule = {
   name: 'oracle-connect',
-  when: [allOf({ words: ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'] }, { words: ['@'] })],
+  when: [allOf({ words: ORACLE_TOOLS }, { words: ['@'] })],
   pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/@"']{1,128})@(?=\/\/|[\w.\-]+)/g,
-  replace: (m: Match) => (isPlaceholder(g(m, 1)) ? m.text : `${g(m, 0)}${marker('password')}@`),
+  // `scope/pkg@1.2.3` and `actions/checkout@v4` have the shape too: an Oracle tool must be named on the line.
+  replace: (m: Match) =>
+    isPlaceholder(g(m, 1)) || !new RegExp(ORACLE_TOOLS.join('|'), 'i').test(lineAround(m)) ? m.text : `${g(m, 0)}${marker('password')}@`,
 };
 
 /** How far around a match `lineAround` looks: a command or header name sits near its value. */
@@ -220,7 +235,7 @@ export function lineAround(m: Match): string {
   return window.slice(start, newline === -1 ? window.length : newline);
 }
 
-export const structureRules: readonly Rule[] = [privateKeyBlock, privateKeyLine, jwt];
+export const structureRules: readonly Rule[] = [privateKeyBlock, privateKeyLine, privateKeyLineInText, jwt];
 export const connectionRules: readonly Rule[] = [
   urlPassword,
   urlToken,
