@@ -2,7 +2,7 @@
  * The one redaction module every shown string passes through (log examples and templates,
  * json_shape examples, system_info command lines, grep_raw lines, `wisp redact`).
  *
- * What goes: provider tokens (60+ prefixed kinds), vendor keywords near opaque values,
+ * What goes: provider tokens (116 prefixed kinds), vendor keywords near opaque values,
  * credential assignments in every syntax (the key name stays), PEM private keys (BEGIN and
  * END lines stay), JWTs, URL passwords (the user stays), Authorization values (the scheme
  * word stays), session cookies, AWS secret keys by shape, and validated personal data:
@@ -23,9 +23,12 @@
  *
  * Markers are typed and do not look like secrets: `[REDACTED:github-token]`.
  *
- * Speed and safety: every rule has a literal pre-check and runs only when one of its
- * keywords occurs; rules use bounded quantifiers anchored by lookbehinds, so no input makes
- * them backtrack; text past 64 KiB is redacted in segments cut at newlines or spaces.
+ * Speed and safety: one scan of the text (scan.ts) finds which rules' conditions hold
+ * (keywords in their surroundings, digit layouts, base64 runs) and only those rules run;
+ * the same scan over bytes is the screen `mayNeedRedaction`. Rules use bounded quantifiers
+ * anchored by lookbehinds, so no input makes them backtrack; nothing recurses over the
+ * input; text past 64 KiB is redacted in segments cut at newlines or spaces; a line a rule
+ * fails on becomes a marker.
  */
 import { withEscapesMasked } from './escapes.js';
 import { classifyKey } from './key-names.js';

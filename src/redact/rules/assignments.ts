@@ -67,6 +67,8 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
   if (looksLikePath(v)) return false;
   // A URL without user info is an endpoint; URL rules deal with user info and tokens in it.
   if (/^[a-z][a-z0-9+.\-]{1,20}:\/\/[^@\s]*$/i.test(v) && !/[?&](?:sig|token|key|secret|password)=/i.test(v)) return false;
+  // A union of literals: `type RequestCredentials = "include" | "omit"`.
+  if (/^\s*\|\s*["'`]/.test(after)) return false;
   // A version or version range (`"minipass": "^7.1.2"`, `~1.2`, `>=2.0.0-rc.1`, `1.x`).
   if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?$/.test(v)) return false;
   // An enum word (`countToken: "COUNT"`, `grant: 'REFRESH_TOKEN'`): capitals only, no digits. Not for

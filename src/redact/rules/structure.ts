@@ -211,7 +211,8 @@ const ORACLE_TOOLS = ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', '
 const oracleConnect: Rule = {
   name: 'oracle-connect',
   when: [allOf({ words: ORACLE_TOOLS }, { words: ['@'] })],
-  pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/@"']{1,128})@(?=\/\/|[\w.\-]+)/g,
+  // The password may hold an `@`: the last one before the host ends it.
+  pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/"']{1,128})@(?=\/\/|[\w.\-]+)/g,
   // `scope/pkg@1.2.3` and `actions/checkout@v4` have the shape too: an Oracle tool must be named on the line.
   replace: (m: Match) =>
     isPlaceholder(g(m, 1)) || !new RegExp(ORACLE_TOOLS.join('|'), 'i').test(lineAround(m)) ? m.text : `${g(m, 0)}${marker('password')}@`,
