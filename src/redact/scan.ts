@@ -70,7 +70,7 @@ const IBAN_LENGTH = new Uint8Array(26 * 26);
 for (let i = 0; i < IBAN_LENGTHS.length; i += 4) {
   IBAN_LENGTH[(IBAN_LENGTHS.charCodeAt(i) - 65) * 26 + IBAN_LENGTHS.charCodeAt(i + 1) - 65] = Number(IBAN_LENGTHS.slice(i + 2, i + 4));
 }
-/** Exported for the validators, so the screen and the rule read one table. */
+/** The country's IBAN length, 0 when it has none: the screen and the IBAN rule read this one table. */
 export function ibanLength(country: string): number {
   if (!/^[A-Z]{2}$/.test(country)) return 0;
   return IBAN_LENGTH[(country.charCodeAt(0) - 65) * 26 + country.charCodeAt(1) - 65]!;
