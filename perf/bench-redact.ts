@@ -1,19 +1,37 @@
 /**
- * Redaction throughput: MB/s of `redact()` on example-sized lines (~200 characters, what
- * log examples, json_shape strings and command lines are) and on long lines, next to a
- * baseline measured in the same run over the same lines: one `String.prototype.replace`
- * with one trivial regex. The ratio says what the rule set costs over touching every line
- * once, independently of the machine.
+ * Redaction throughput and precision, each against a baseline measured in the same run.
  *
- *   node dist/perf/bench-redact.js [--json] [--seconds S]
+ * Throughput (MB/s, per line as the condenser calls it): redact(), the byte screen
+ * mayNeedRedaction(), and a trivial baseline (one String.prototype.replace with one
+ * trivial regex), over example-sized lines, a mixed service log, Loghub-like lines when a
+ * folder of logs is given, and long lines. The ratios say what redaction costs over
+ * touching every line once, and how much the screen saves, independently of the machine.
+ *
+ * Precision: the share of lines redact() changes in ordinary text that holds no secret:
+ * TypeScript declarations, minified JS, lock files (this project's node_modules and its
+ * own package-lock.json) and `git log --stat` of this repository. Material that is not
+ * there is skipped and said so.
+ *
+ *   node dist/perf/bench-redact.js [--json] [--seconds S] [--show N] [--logs DIR]
  */
-import { redact } from '../src/redact/index.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { mayNeedRedaction, redact } from '../src/redact/index.js';
 import { negatives, positives } from '../fixtures/redaction-corpus.js';
+import { mixedLog } from '../fixtures/logs.js';
 
 const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
 const asJson = args.includes('--json');
-const secondsArg = args.indexOf('--seconds');
-const seconds = secondsArg >= 0 ? Number(args[secondsArg + 1]) : 1;
+const seconds = Number(option('--seconds') ?? 1);
+const show = Number(option('--show') ?? 0);
+const logsDir = option('--logs');
+
+// ---------- throughput ----------
 
 /**
  * About 200-character lines: the corpus texts (negatives and, one in ten, positives), each
@@ -45,54 +63,158 @@ function longLines(length: number, count: number): string[] {
   return lines;
 }
 
-const trivialBaseline = (line: string): string => line.replace(/\d{4}/g, 'NNNN');
-
-interface Measurement {
-  mbPerSecond: number;
-  runs: number;
+function logFolderLines(dir: string): string[] {
+  const lines: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.log')) lines.push(...readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0));
+    }
+  };
+  walk(dir);
+  return lines;
 }
 
-function measure(lines: readonly string[], fn: (line: string) => string): Measurement {
-  const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
-  for (const line of lines.slice(0, 200)) fn(line); // warm up
+const trivialBaseline = (line: string): string => line.replace(/\d{4}/g, 'NNNN');
+
+function measure(lines: readonly string[], fn: (line: string, bytes: Uint8Array) => unknown): number {
+  const encoded = lines.map((l) => Buffer.from(l));
+  const bytes = encoded.reduce((sum, b) => sum + b.length, 0);
+  for (let i = 0; i < Math.min(200, lines.length); i++) fn(lines[i]!, encoded[i]!); // warm up
   let runs = 0;
   let sink = 0;
   const started = performance.now();
   let elapsed = 0;
   do {
-    for (const line of lines) sink += fn(line).length;
+    for (let i = 0; i < lines.length; i++) sink += fn(lines[i]!, encoded[i]!) ? 1 : 0;
     runs++;
     elapsed = performance.now() - started;
   } while (elapsed < seconds * 1000);
-  if (sink === 0) throw new Error('nothing measured');
-  return { mbPerSecond: (bytes * runs) / 1e6 / (elapsed / 1000), runs };
+  if (sink < 0) throw new Error('unreachable');
+  return (bytes * runs) / 1e6 / (elapsed / 1000);
 }
 
-const cases: [string, string[]][] = [
+const throughputCases: [string, string[]][] = [
   ['example lines (~200 chars)', exampleLines(5000)],
+  ['mixed service log', mixedLog(20_000).split('\n').filter((l) => l.length > 0)],
+  ...(logsDir !== undefined ? ([[`log lines under ${logsDir}`, logFolderLines(logsDir)]] as [string, string[]][]) : []),
   ['long lines (64 KB)', longLines(64 * 1024, 8)],
   ['long lines (1 MB)', longLines(1 << 20, 2)],
 ];
 
-const rows = cases.map(([name, lines]) => {
-  const redaction = measure(lines, redact);
-  const baseline = measure(lines, trivialBaseline);
+const throughput = throughputCases.map(([name, lines]) => {
+  const redactMBps = measure(lines, (line) => redact(line));
+  const screenMBps = measure(lines, (_line, bytes) => mayNeedRedaction(bytes, 0, bytes.length));
+  const baselineMBps = measure(lines, (line) => trivialBaseline(line));
+  const screened = lines.filter((l) => {
+    const b = Buffer.from(l);
+    return mayNeedRedaction(b, 0, b.length);
+  }).length;
   return {
     case: name,
     lines: lines.length,
-    redactMBps: Number(redaction.mbPerSecond.toFixed(2)),
-    baselineMBps: Number(baseline.mbPerSecond.toFixed(1)),
-    baselineOverRedact: Number((baseline.mbPerSecond / redaction.mbPerSecond).toFixed(1)),
+    redactMBps: Number(redactMBps.toFixed(2)),
+    screenMBps: Number(screenMBps.toFixed(1)),
+    baselineMBps: Number(baselineMBps.toFixed(1)),
+    screenOverRedact: Number((screenMBps / redactMBps).toFixed(1)),
+    baselineOverRedact: Number((baselineMBps / redactMBps).toFixed(1)),
+    screenTrue: Number(((100 * screened) / lines.length).toFixed(1)),
   };
 });
 
+// ---------- precision on ordinary text ----------
+
+/** Files under `dir` whose name passes `accept`, sorted, until `maxBytes` are taken. */
+function collect(dir: string, accept: (name: string) => boolean, maxBytes: number): string[] {
+  const out: string[] = [];
+  let taken = 0;
+  const walk = (d: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (taken >= maxBytes) return;
+      const path = join(d, name);
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        continue;
+      }
+      if (isDir) walk(path);
+      else if (accept(name)) {
+        const text = readFileSync(path, 'utf8');
+        out.push(text);
+        taken += text.length;
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function gitLog(): string | undefined {
+  try {
+    return execFileSync('git', ['log', '--stat', '-n', '2000'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
+const MB = 1 << 20;
+const materials: [string, () => string[]][] = [
+  ['TypeScript declarations (node_modules/**/*.d.ts)', () => collect('node_modules', (n) => n.endsWith('.d.ts'), 8 * MB)],
+  ['minified JS (node_modules/**/*.min.js, *.bundle.js)', () => collect('node_modules', (n) => /\.(?:min|bundle)\.js$/.test(n), 8 * MB)],
+  ['lock files (package-lock.json)', () => [...(existsSync('package-lock.json') ? [readFileSync('package-lock.json', 'utf8')] : []), ...collect('node_modules', (n) => n === 'package-lock.json' || n === 'yarn.lock', 4 * MB)]],
+  ['git log --stat', () => {
+    const log = gitLog();
+    return log === undefined ? [] : [log];
+  }],
+];
+
+const precision = materials.map(([name, load]) => {
+  const lines = load()
+    .flatMap((text) => text.split('\n'))
+    .filter((l) => l.trim().length > 0);
+  let changed = 0;
+  let unsound = 0;
+  const examples: string[] = [];
+  for (const line of lines) {
+    const out = redact(line);
+    const b = Buffer.from(line);
+    if (out !== line) {
+      changed++;
+      if (!mayNeedRedaction(b, 0, b.length)) unsound++;
+      if (examples.length < show) examples.push(`${line.slice(0, 160)}\n      -> ${out.slice(0, 160)}`);
+    }
+  }
+  return { material: name, lines: lines.length, changed, changedPercent: lines.length === 0 ? null : Number(((100 * changed) / lines.length).toFixed(3)), unsound, examples };
+});
+
 if (asJson) {
-  process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ throughput, precision }, null, 2)}\n`);
 } else {
-  const header = ['case', 'lines', 'redact MB/s', 'baseline MB/s', 'baseline/redact'];
-  const body = rows.map((r) => [r.case, String(r.lines), r.redactMBps.toFixed(2), r.baselineMBps.toFixed(1), `${r.baselineOverRedact.toFixed(1)}x`]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const format = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  process.stdout.write(`${format(header)}\n${body.map(format).join('\n')}\n`);
-  process.stdout.write(`baseline: String.prototype.replace(/\\d{4}/g) over the same lines, same run\n`);
+  const table = (header: string[], body: string[][]): string => {
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+    const format = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    return `${format(header)}\n${body.map(format).join('\n')}\n`;
+  };
+  process.stdout.write(
+    table(
+      ['case', 'lines', 'redact MB/s', 'screen MB/s', 'baseline MB/s', 'screen/redact', 'baseline/redact', 'screen true'],
+      throughput.map((r) => [r.case, String(r.lines), r.redactMBps.toFixed(2), r.screenMBps.toFixed(1), r.baselineMBps.toFixed(1), `${r.screenOverRedact}x`, `${r.baselineOverRedact}x`, `${r.screenTrue}%`]),
+    ),
+  );
+  process.stdout.write('baseline: String.prototype.replace(/\\d{4}/g) over the same lines, same run\n\n');
+  process.stdout.write(
+    table(
+      ['material', 'lines', 'changed', 'changed %', 'screen said no'],
+      precision.map((p) => [p.material, String(p.lines), String(p.changed), p.changedPercent === null ? 'not there' : `${p.changedPercent}%`, String(p.unsound)]),
+    ),
+  );
+  for (const p of precision) for (const e of p.examples) process.stdout.write(`  [${p.material.split(' ')[0]}] ${e}\n`);
 }

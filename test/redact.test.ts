@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import test from 'ava';
 
 import { runRedact } from '../src/cli/commands/redact.js';
-import { LineRedactor, redact } from '../src/redact/index.js';
+import { LineRedactor, redact, UNPROCESSED } from '../src/redact/index.js';
+import type { Match } from '../src/redact/rule.js';
+import { RULE_SET } from '../src/redact/rule-set.js';
 import { redactStream } from '../src/redact/stream.js';
 import { providerTokenKinds } from '../src/redact/rules/provider-tokens.js';
 import { negatives, positiveKinds, positives, type PositiveCase } from '../fixtures/redaction-corpus.js';
@@ -141,6 +143,12 @@ const pathological: [string, string][] = [
   ['100 KB of URL-ish text', 'https://a:b@'.repeat(8_000)],
   ['100 KB of dashes and spaces', '- -- '.repeat(20_000)],
   ['100 KB of phone-like groups', '+1 2 '.repeat(20_000)],
+  ['1 MB of key= without spaces', 'key='.repeat(1 << 18)],
+  ['1 MB of spaces then a password', `${' '.repeat(1 << 20)}password=abc`],
+  ['1 MB of ://@ pairs', '://a@'.repeat(200_000)],
+  ['1 MB of digits and single spaces', '4 '.repeat(1 << 19)],
+  ['1 MB of a 21-letter keyword prefix', 'A'.repeat(1 << 20)],
+  ['1 MB of base64 lines joined by escaped newlines', `${base64Run(64)}\\n`.repeat(15_000)],
 ];
 for (const [name, input] of pathological) {
   test(`no catastrophic backtracking: ${name}`, (t) => {
@@ -179,11 +187,81 @@ test('the stream splits lines across chunk boundaries and keeps CRLF and a missi
   t.is(out, 'password=[REDACTED:password]\r\nnext ☃ line');
 });
 
-test('a line longer than the pending limit is redacted in parts without losing text', async (t) => {
-  const filler = 'lorem ipsum dolor sit amet '.repeat(4000);
-  const input = `${filler}token=ghp_0123456789abcdefghijABCDEFGHIJ012345 ${filler}\nshort\n`;
-  const out = await streamThrough(input, { maxPending: 16 * 1024 });
-  t.is(out, `${filler}token=[REDACTED:github-token] ${filler}\nshort\n`);
+test('a line over the line limit becomes a marker and the lines around it flow', async (t) => {
+  const long = `password=${'x'.repeat(50_000)}`;
+  const out = await streamThrough(['token=ghp_0123456789abcdefghijABCDEFGHIJ012345\n', long.slice(0, 20_000), long.slice(20_000), '\nlast password=hunter2\n'], { maxLineBytes: 16 * 1024 });
+  t.is(out, `token=[REDACTED:github-token]\n[REDACTED:line-over-16384-bytes]\nlast password=[REDACTED:password]\n`);
+});
+
+test('the stream writes each line before it reads the next', async (t) => {
+  const written: string[] = [];
+  let wrote: () => void = () => undefined;
+  const source = (async function* () {
+    yield Buffer.from('user=bob password=hunter2\n');
+    // Wait until the first line is out; a stream that read ahead first would hang here.
+    await new Promise<void>((resolve) => {
+      wrote = resolve;
+      if (written.length > 0) resolve();
+    });
+    yield Buffer.from('second line\n');
+  })();
+  const sink = {
+    write: (s: string) => {
+      written.push(s);
+      wrote();
+      return true;
+    },
+    once: () => undefined,
+  };
+  const done = redactStream(source, sink);
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
+  t.not(await Promise.race([done, timeout]), 'timeout');
+  t.deepEqual(written, ['user=bob password=[REDACTED:password]\n', 'second line\n']);
+});
+
+// ---------- inputs that broke it ----------
+
+async function runCli(input: string): Promise<{ code: number; out: string }> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stdin.end(input);
+  const code = await runRedact([], { stdin, stdout, stderr: new PassThrough() });
+  return { code, out };
+}
+
+for (const key of ['key=', 'pwd=', 'sig=', 'token: ']) {
+  test(`\`${key}\` repeated 1,000 times on a line: no stack overflow, every line out`, async (t) => {
+    const line = key.repeat(1000);
+    t.notThrows(() => redact(line));
+    const { code, out } = await runCli(`before password=hunter2\n${line}\nafter\n`);
+    t.is(code, 0);
+    const lines = out.split('\n');
+    t.is(lines.length, 4);
+    t.is(lines[0], 'before password=[REDACTED:password]');
+    t.is(lines[2], 'after');
+  });
+}
+
+test('100 KB of spaces then password=abc: wisp redact redacts it', async (t) => {
+  const { code, out } = await runCli(`${' '.repeat(100_000)}password=abc\n`);
+  t.is(code, 0);
+  t.is(out, `${' '.repeat(100_000)}password=[REDACTED:password]\n`);
+});
+
+test('a line a rule fails on becomes a marker; the lines around it are redacted as usual', (t) => {
+  const rule = RULE_SET.rules.find((r) => r.name === 'credential-assignment') as { replace: (m: Match) => string };
+  const original = rule.replace;
+  rule.replace = (m) => {
+    if (m.text.includes('BOOM')) throw new RangeError('simulated failure');
+    return original(m);
+  };
+  try {
+    t.is(redact('a password=hunter2\nb password=BOOM\nc'), `a password=[REDACTED:password]\n${UNPROCESSED}\nc`);
+  } finally {
+    rule.replace = original;
+  }
 });
 
 test('wisp redact reads stdin and writes stdout', async (t) => {

@@ -2,7 +2,7 @@
  * The one redaction module every shown string passes through (log examples and templates,
  * json_shape examples, system_info command lines, grep_raw lines, `wisp redact`).
  *
- * What goes: provider tokens (60+ prefixed kinds), vendor keywords near opaque values,
+ * What goes: provider tokens (116 prefixed kinds), vendor keywords near opaque values,
  * credential assignments in every syntax (the key name stays), PEM private keys (BEGIN and
  * END lines stay), JWTs, URL passwords (the user stays), Authorization values (the scheme
  * word stays), session cookies, AWS secret keys by shape, and validated personal data:
@@ -23,38 +23,80 @@
  *
  * Markers are typed and do not look like secrets: `[REDACTED:github-token]`.
  *
- * Speed and safety: every rule has a literal pre-check and runs only when one of its
- * keywords occurs; rules use bounded quantifiers anchored by lookbehinds, so no input makes
- * them backtrack; text past 64 KiB is redacted in segments cut at newlines or spaces.
+ * Speed and safety: one scan of the text (scan.ts) finds which rules' conditions hold
+ * (keywords in their surroundings, digit layouts, base64 runs) and only those rules run;
+ * the same scan over bytes is the screen `mayNeedRedaction`. Rules use bounded quantifiers
+ * anchored by lookbehinds, so no input makes them backtrack; nothing recurses over the
+ * input; text past 64 KiB is redacted in segments cut at newlines or spaces; a line a rule
+ * fails on becomes a marker.
  */
 import { withEscapesMasked } from './escapes.js';
 import { classifyKey } from './key-names.js';
 import { marker } from './marker.js';
-import { RuleSet } from './rule.js';
+import { RULE_SET } from './rule-set.js';
 import { isSecretValue } from './rules/assignments.js';
-import { RULES } from './rules/index.js';
 import { PEM_BEGIN, PEM_END } from './rules/structure.js';
 import { mapSegments } from './segments.js';
 
 export { marker } from './marker.js';
+export { mayNeedRedaction } from './screen.js';
+export { RULE_NAMES } from './rule-set.js';
 
-const ruleSet = new RuleSet(RULES);
-const redactSegment = (segment: string): string => withEscapesMasked(segment, (masked) => ruleSet.apply(masked));
+/** What a line that a rule failed on becomes: nothing of it is shown. */
+export const UNPROCESSED = marker('unprocessed-line');
 
-/** Returns `text` with credentials and personal data replaced by typed markers. */
-export function redact(text: string): string {
-  if (text.length === 0) return text;
-  return mapSegments(text, redactSegment);
+/** The rules that take a line of key material; LineRedactor turns them off inside certificates. */
+const KEY_LINE_RULES = RULE_SET.rules.flatMap((r, i) => (r.name === 'private-key-line' ? [i] : []));
+
+function redactSegment(segment: string, run: Uint8Array): string {
+  const apply = (text: string): string => withEscapesMasked(text, (masked) => RULE_SET.apply(masked, run));
+  try {
+    return apply(segment);
+  } catch {
+    // A rule failed (no input should make one, but none may take the other lines down
+    // with it): each line again on its own, and the lines that still fail become markers.
+    return segment
+      .split('\n')
+      .map((line) => {
+        try {
+          return apply(line);
+        } catch {
+          return UNPROCESSED;
+        }
+      })
+      .join('\n');
+  }
 }
 
+/**
+ * Returns `text` with credentials and personal data replaced by typed markers. One scan
+ * of the text decides which rules can change it; a text none can change comes back as it
+ * is (the same verdict `mayNeedRedaction` gives on its bytes).
+ */
+export function redact(text: string): string {
+  return redactWith(text, false);
+}
+
+function redactWith(text: string, publicKeyMaterial: boolean): string {
+  if (text.length === 0) return text;
+  const run = RULE_SET.rulesFor(text);
+  if (publicKeyMaterial) for (const r of KEY_LINE_RULES) run[r] = 0;
+  if (!run.includes(1)) return text;
+  return mapSegments(text, (segment) => redactSegment(segment, run));
+}
+
+/** `-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC KEY-----`: what follows is public. */
+const PUBLIC_BEGIN = /-----BEGIN[A-Z0-9 ]{0,40} (?:CERTIFICATE|PUBLIC KEY)[A-Z0-9 ]{0,20}-----/;
+const PUBLIC_END = /-----END[A-Z0-9 ]{0,40} (?:CERTIFICATE|PUBLIC KEY)[A-Z0-9 ]{0,20}-----/;
+
 /** A line of a private key's body: base64, a `Proc-Type:`-style header, or blank. */
-const KEY_MATERIAL_LINE = /^([ \t]*)(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})?[ \t]*\r?$/;
+const KEY_MATERIAL_LINE = /^([ \t]*)(?:(?:[A-Za-z0-9+/=]{1,128}|[A-Za-z][A-Za-z\-]{0,30}: [^\r\n]{0,200})[ \t]*)?\r?$/;
 /** Longest private key body we follow, in lines (an 8192-bit RSA key has about 100). */
 const MAX_KEY_LINES = 400;
 /** `- name: DB_PASSWORD` in a Kubernetes env list, or `name = "API_TOKEN"`. */
-const NAME_LINE = /^[ \t]*-?[ \t]*["']?name["']?[ \t]*[:=][ \t]*["']?([\w.\-]{1,64})["']?[ \t]*,?[ \t]*\r?$/;
+const NAME_LINE = /^[ \t]*(?:-[ \t]*)?["']?name["']?[ \t]*[:=][ \t]*["']?([\w.\-]{1,64})["']?[ \t]*(?:,[ \t]*)?\r?$/;
 /** `  value: hunter2`, the line after a NAME_LINE. */
-const VALUE_LINE = /^([ \t]*-?[ \t]*["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]{1,512}?)\2([ \t]*,?[ \t]*\r?)$/;
+const VALUE_LINE = /^([ \t]*(?:-[ \t]*)?["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]{1,512}?)\2([ \t]*(?:,[ \t]*)?\r?)$/;
 
 /**
  * Redacts a stream line by line, carrying what one line says about the next: inside a
@@ -63,6 +105,8 @@ const VALUE_LINE = /^([ \t]*-?[ \t]*["']?value["']?[ \t]*[:=][ \t]*)(["']?)([^\r
  */
 export class LineRedactor {
   #inPrivateKey = false;
+  /** Inside a certificate or public key block: its base64 lines are not secrets. */
+  #inPublicBlock = false;
   #keyLines = 0;
   #secretName: string | undefined;
 
@@ -101,7 +145,9 @@ export class LineRedactor {
       }
     }
 
-    const out = redact(line);
+    if (this.#inPublicBlock && (PUBLIC_END.test(line) || KEY_MATERIAL_LINE.exec(line) === null)) this.#inPublicBlock = false;
+    const out = redactWith(line, this.#inPublicBlock);
+    if (PUBLIC_BEGIN.test(line) && !PUBLIC_END.test(line)) this.#inPublicBlock = true;
     const begin = PEM_BEGIN.exec(line);
     if (begin !== null && !PEM_END.test(line.slice(begin.index))) {
       this.#inPrivateKey = true;
@@ -110,15 +156,5 @@ export class LineRedactor {
     const name = NAME_LINE.exec(line);
     if (name !== null && classifyKey(name[1] ?? '') !== undefined) this.#secretName = name[1];
     return out;
-  }
-
-  /**
-   * Redacts part of a line too long to hold in memory; the rest of the line follows in
-   * later calls. A part carries no state into the next line.
-   */
-  fragment(part: string): string {
-    this.#inPrivateKey = false;
-    this.#secretName = undefined;
-    return redact(part);
   }
 }

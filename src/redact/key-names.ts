@@ -15,6 +15,8 @@ export interface KeyVerdict {
   strong: boolean;
   /** The secret is a short number (`cvv: 123`), which other names' values never are. */
   numeric?: boolean;
+  /** A word names what the key is for (`geocodio_key`, not a bare `key`): a UUID or hex value is then the key. */
+  qualified?: boolean;
 }
 
 /** Split `DB_PASSWORD`, `dbPassword`, `x-api-key`, `AccountKey`, `db.password` into lowercase words. */
@@ -101,8 +103,8 @@ export function classifyKey(rawKey: string): KeyVerdict | undefined {
 
   // A strong verdict beats a weak one (`auth_token`: `auth` is weak, `token` strong).
   let best: KeyVerdict | undefined;
-  const consider = (kind: SecretKeyKind, strong: boolean): void => {
-    if (best === undefined || (strong && !best.strong)) best = { kind, strong };
+  const consider = (kind: SecretKeyKind, strong: boolean, qualified = false): void => {
+    if (best === undefined || (strong && !best.strong)) best = qualified ? { kind, strong, qualified } : { kind, strong };
   };
   for (let i = 0; i <= lastIndex; i++) {
     const word = words[i]!;
@@ -117,7 +119,7 @@ export function classifyKey(rawKey: string): KeyVerdict | undefined {
       if (KEY_NOT_SECRET.has(previous)) return undefined;
       // `key` before other words describes them (`KeyMeshing`, `key_material_type`).
       if (i < lastIndex) continue;
-      consider('secret', KEY_QUALIFIERS.has(previous) || (previous !== '' && isVendor(previous)));
+      consider('secret', KEY_QUALIFIERS.has(previous) || (previous !== '' && isVendor(previous)), previous !== '');
     } else if (WEAK_WORDS.has(word)) {
       // `auth` names a method as often as a credential (`auth:SIMPLE`, `auth: oidc`): weak.
       consider(word === 'auth' || word === 'dsn' ? 'secret' : 'token', false);
@@ -147,3 +149,19 @@ export const isVendor = (word: string): boolean => VENDORS.has(word);
 
 /** A word before a bare `key` that names a non-credential key (`cache key`, `partition key`). */
 export const isNotSecretKeyWord = (word: string): boolean => KEY_NOT_SECRET.has(word.toLowerCase());
+
+/** Words that make a number under the name a secret or personal datum (`pin: 4821`, `card_number`). */
+const SECRET_NUMBER_WORDS = new Set(['passcode', 'pin', 'otp', 'totp', 'cvv', 'cvv2', 'cvc', 'csc', 'card', 'cc', 'pan', 'ssn', 'account', 'acct', 'iban', 'routing', 'sortcode']);
+
+/**
+ * Whether numbers under this key are not to be shown (json_shape examples, ranges): every
+ * credential name `classifyKey` knows, and the names of PINs, one-time codes, card,
+ * account and social security numbers. Not when the name says it is about something
+ * else (`pin_length`, `card_count`, `account_id`).
+ */
+export function isSecretNumberKey(rawKey: string): boolean {
+  if (classifyKey(rawKey) !== undefined) return true;
+  const words = keyWords(rawKey);
+  if (words.length === 0 || NOT_THE_VALUE.has(words[words.length - 1]!) || NOT_A_SECRET_PREFIX.has(words[0]!)) return false;
+  return words.some((w) => SECRET_NUMBER_WORDS.has(w) || PASSWORD_WORDS.has(w) || COMPOUND.test(w));
+}

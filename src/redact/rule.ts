@@ -1,9 +1,10 @@
-import { KeywordSet } from './keywords.js';
+import type { Condition } from './conditions.js';
+import { Scanner } from './scan.js';
 
 /**
- * A rule is one regex with a cheap literal pre-check. Rules run in order over the text;
- * each replaces what it recognises with a marker, so later, more general rules see the
- * marker (which no rule matches) instead of the secret.
+ * A rule is one regex and the conditions under which it can change a text. Rules run in
+ * order over the text; each replaces what it recognises with a marker, so later, more
+ * general rules see the marker (which no rule matches) instead of the secret.
  */
 
 /** What a replacer sees: the match, its capture groups, where it starts, and the whole text. */
@@ -18,10 +19,12 @@ export interface Rule {
   /** For tests and diagnostics: which family the rule belongs to. */
   readonly name: string;
   /**
-   * Lowercase literals, one of which the lowercased text must contain before the regex
-   * runs (the keyword pass of gitleaks and trufflehog). Empty: the rule always runs.
+   * What must occur in the text for the rule to change it (any one of these). Found by
+   * one scan for all rules before any regex runs (the keyword pass of gitleaks and
+   * trufflehog, with shapes for the rules that have no keyword), and shared with the byte
+   * screen: a text where no rule's condition holds is left as it is.
    */
-  readonly keywords: readonly string[];
+  readonly when: readonly Condition[];
   /** A global regex written without nested or overlapping unbounded quantifiers. */
   readonly pattern: RegExp;
   /** The replacement; return `m.text` to leave the match as it is. */
@@ -39,33 +42,51 @@ export function applyRule(rule: Rule, text: string): string {
   });
 }
 
+const encoder = new TextEncoder();
+
 /**
- * An ordered list of rules with their keyword pass built once: `apply` scans the text for
- * all keywords in one pass, then runs, in order, the rules with a keyword present.
+ * An ordered list of rules with their conditions compiled once: `apply` scans the text
+ * once, then runs, in order, the rules whose conditions hold.
  */
 export class RuleSet {
   readonly #rules: readonly Rule[];
-  readonly #keywords: KeywordSet;
-  /** For each rule, the ids of its keywords; empty: the rule always runs. */
-  readonly #keywordIds: readonly (readonly number[])[];
+  readonly scanner: Scanner;
+  #buffer = new Uint8Array(1024);
 
   constructor(rules: readonly Rule[]) {
     this.#rules = rules;
-    const ids = new Map<string, number>();
-    for (const rule of rules) for (const k of rule.keywords) if (!ids.has(k)) ids.set(k, ids.size);
-    this.#keywords = new KeywordSet([...ids.keys()]);
-    this.#keywordIds = rules.map((rule) => rule.keywords.map((k) => ids.get(k)!));
+    this.scanner = new Scanner(rules.map((r) => r.when));
   }
 
-  apply(text: string): string {
-    const found = this.#keywords.scan(text);
+  /** The UTF-8 bytes of `text`, in a buffer reused between calls. */
+  encode(text: string): { bytes: Uint8Array; length: number } {
+    if (this.#buffer.length < text.length * 3) this.#buffer = new Uint8Array(text.length * 3);
+    const { written } = encoder.encodeInto(text, this.#buffer);
+    return { bytes: this.#buffer, length: written };
+  }
+
+  /** Which rules may change `text` (one flag per rule, in order). */
+  rulesFor(text: string): Uint8Array {
+    const { bytes, length } = this.encode(text);
+    return this.scanner.rulesToRun(bytes, 0, length);
+  }
+
+  /** Runs the rules flagged in `run` (from rulesFor over this text or a text holding it). */
+  apply(text: string, run: Uint8Array = this.rulesFor(text)): string {
     let out = text;
-    for (let r = 0; r < this.#rules.length; r++) {
-      const ids = this.#keywordIds[r]!;
-      if (ids.length > 0 && !ids.some((id) => found[id] === 1)) continue;
-      out = applyRule(this.#rules[r]!, out);
-    }
+    for (let r = 0; r < this.#rules.length; r++) if (run[r] === 1) out = applyRule(this.#rules[r]!, out);
     return out;
+  }
+
+  /** Every rule, whatever the scan says: the reference the conditions are tested against. */
+  applyAll(text: string): string {
+    let out = text;
+    for (const rule of this.#rules) out = applyRule(rule, out);
+    return out;
+  }
+
+  get rules(): readonly Rule[] {
+    return this.#rules;
   }
 }
 

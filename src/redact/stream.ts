@@ -1,18 +1,16 @@
 /**
- * Streams text through a LineRedactor: one output line per input line, in order, with
- * bounded memory. A line longer than `maxPending` characters is redacted in parts cut at
- * spaces where possible, so a multi-megabyte line without a newline never sits in memory
- * whole.
+ * Streams text through a LineRedactor with split2: one output line per input line, in
+ * order, each written before the next is read. A line longer than `maxLineBytes` is not
+ * held whole: its excess is dropped as it arrives and the line comes out as a marker that
+ * says so (split2 alone would buffer it, and scan the buffer again on every chunk).
  */
-import { StringDecoder } from 'node:string_decoder';
-import { LineRedactor } from './index.js';
-import { segmentEnd } from './segments.js';
+import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
+import split2 from 'split2';
+import { LineRedactor, marker } from './index.js';
 
 export interface RedactStreamOptions {
-  /** Characters of an unfinished line held before part of it is redacted and written. */
-  maxPending?: number;
-  /** Bytes of output gathered before one write. */
-  batchBytes?: number;
+  /** Lines longer than this many bytes become a marker. */
+  maxLineBytes?: number;
 }
 
 /** Something to write to that may ask us to wait (`write()` returning false). */
@@ -21,58 +19,61 @@ export interface LineSink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
+export const DEFAULT_MAX_LINE_BYTES = 4 << 20;
+
+/**
+ * Counts newlines and cuts each line at `max` bytes (what follows up to the newline is
+ * dropped), noting which lines it cut. It runs ahead of the line splitter, so by the time
+ * line k comes out of split2 this has seen line k's newline, or the end of the input.
+ */
+class LineGuard extends Transform {
+  newlines = 0;
+  readonly cut = new Set<number>();
+  #lineBytes = 0;
+  readonly #max: number;
+
+  constructor(max: number) {
+    super();
+    this.#max = max;
+  }
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let from = 0;
+    while (from < bytes.length) {
+      const newline = bytes.indexOf(0x0a, from);
+      const stop = newline === -1 ? bytes.length : newline;
+      const room = Math.max(0, this.#max - this.#lineBytes);
+      const take = Math.min(room, stop - from);
+      if (take > 0) this.push(bytes.subarray(from, from + take));
+      if (take < stop - from) this.cut.add(this.newlines);
+      this.#lineBytes += stop - from;
+      if (newline === -1) break;
+      this.push(bytes.subarray(newline, newline + 1));
+      this.newlines++;
+      this.#lineBytes = 0;
+      from = newline + 1;
+    }
+    callback();
+  }
+}
+
 export async function redactStream(
   input: AsyncIterable<Buffer | string>,
   output: LineSink,
-  { maxPending = 1 << 20, batchBytes = 64 * 1024 }: RedactStreamOptions = {},
+  { maxLineBytes = DEFAULT_MAX_LINE_BYTES }: RedactStreamOptions = {},
 ): Promise<{ lines: number }> {
   const redactor = new LineRedactor();
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  let batch: string[] = [];
-  let batchLength = 0;
-  let lines = 0;
-
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const chunk = batch.join('');
-    batch = [];
-    batchLength = 0;
-    if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', resolve));
-  };
-  const emit = (text: string): void => {
-    batch.push(text);
-    batchLength += text.length;
-  };
-
-  const take = (text: string): void => {
-    let data = pending.length > 0 ? pending + text : text;
-    let start = 0;
-    for (let newline = data.indexOf('\n'); newline !== -1; newline = data.indexOf('\n', start)) {
-      emit(`${redactor.line(data.slice(start, newline))}\n`);
-      lines++;
-      start = newline + 1;
-    }
-    data = start > 0 ? data.slice(start) : data;
-    // An unfinished line that grows past the limit is redacted part by part.
-    while (data.length > maxPending) {
-      const end = segmentEnd(data, 0, maxPending);
-      emit(redactor.fragment(data.slice(0, end)));
-      data = data.slice(end);
-    }
-    pending = data;
-  };
-
-  for await (const chunk of input) {
-    take(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    if (batchLength >= batchBytes) await flush();
+  const guard = new LineGuard(maxLineBytes);
+  // `\n` only: a `\r` stays with its line and comes out as it came in.
+  const lines = pipeline(Readable.from(input, { objectMode: false }), guard, split2('\n'), () => undefined);
+  let count = 0;
+  for await (const line of lines as AsyncIterable<string>) {
+    const shown = guard.cut.has(count) ? marker(`line-over-${maxLineBytes}-bytes`) : redactor.line(line);
+    // The line ended with a newline unless it is the last and the input did not.
+    const text = count < guard.newlines ? `${shown}\n` : shown;
+    count++;
+    if (!output.write(text)) await new Promise<void>((resolve) => output.once('drain', resolve));
   }
-  take(decoder.end());
-  if (pending.length > 0) {
-    // The last line had no newline; neither does its output.
-    emit(redactor.line(pending));
-    lines++;
-  }
-  await flush();
-  return { lines };
+  return { lines: count };
 }

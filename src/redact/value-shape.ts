@@ -92,3 +92,12 @@ export function looksLikePath(value: string): boolean {
     /\.(?:pem|key|crt|cer|p12|pfx|jks|keystore|json|ya?ml|txt|env|conf|cfg|ini|toml|pub|gpg|asc|der)$/i.test(value)
   );
 }
+
+/**
+ * A value already masked by whoever wrote it: only mask characters (`xxxx`, `XXXX-XXXX`,
+ * `****`, `....`) between any separators. Not digits or letters repeated: `sk_live_1111...`
+ * and `AAAA...` are valid token bodies and may be real.
+ */
+export function isMasked(value: string): boolean {
+  return /^[xX*#•.…_\-]*$/.test(value) && /[xX*#•.…]/.test(value);
+}

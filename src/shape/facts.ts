@@ -4,13 +4,18 @@
  */
 import { formatName, isEnum } from './formats.js';
 import { FORMAT_NONE, FORMAT_UNSEEN, MAX_DEPTH, isBefore, type ShapeNode } from './node.js';
+import { isSecretNumberKey } from '../redact/key-names.js';
+import { isCardNumber } from '../redact/validators.js';
 import { EXAMPLE_CHARS, formatCount, formatValue, quote, shownMapKey, shownValue } from './text.js';
 
 export type TypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 
 export interface NumberFacts {
-  min: number;
-  max: number;
+  /** Absent when the values are not shown (`redacted`). */
+  min?: number;
+  max?: number;
+  /** The values are a secret or personal datum: a secret-named key, or card numbers. */
+  redacted?: true;
   integers: number;
   floats: number;
   /** Integer-valued numbers beyond 2^53: JSON.parse rounded them, so min/max are approximate. */
@@ -76,7 +81,9 @@ export function factsOf(n: ShapeNode, field: string | undefined): NodeFacts {
     .sort((a, b) => b.count - a.count || TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type));
   const facts: NodeFacts = { count: n.count, types };
   if (counts.number > 0) {
-    facts.number = { min: n.numMin, max: n.numMax, integers: n.ints, floats: n.floats, beyond2to53: n.unsafeInts };
+    facts.number = hidesNumbers(field, n.numMin, n.numMax)
+      ? { redacted: true, integers: n.ints, floats: n.floats, beyond2to53: n.unsafeInts }
+      : { min: n.numMin, max: n.numMax, integers: n.ints, floats: n.floats, beyond2to53: n.unsafeInts };
   }
   if (n.strings > 0) facts.string = stringFacts(n, field);
   if (counts.boolean > 0) facts.boolean = { true: n.trues, false: n.falses };
@@ -160,7 +167,19 @@ function detailOf(type: TypeName, f: NodeFacts, depth: number): string {
   }
 }
 
+/**
+ * Numbers that must not be shown: under a secret-named key (`password: 83726451`,
+ * `otp: 492817`), or a card number (13-19 digits, issuer prefix, Luhn) at either end of
+ * the range, which is all the outline shows of the values.
+ */
+function hidesNumbers(field: string | undefined, min: number, max: number): boolean {
+  if (field !== undefined && isSecretNumberKey(field)) return true;
+  const card = (v: number): boolean => Number.isInteger(v) && v > 0 && isCardNumber(String(v));
+  return card(min) || card(max);
+}
+
 function numberDetail(n: NumberFacts): string {
+  if (n.redacted === true || n.min === undefined || n.max === undefined) return '[REDACTED]';
   const approx = n.beyond2to53 > 0 ? '~' : '';
   let text = n.min === n.max ? `always ${approx}${formatValue(n.min)}` : `${approx}${formatValue(n.min)}..${approx}${formatValue(n.max)}`;
   if (n.integers > 0 && n.floats > 0) text += ` (integer ${formatCount(n.integers)}, float ${formatCount(n.floats)})`;

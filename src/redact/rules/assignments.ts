@@ -5,12 +5,13 @@
  * (`hunter2`), the key name is the only evidence, so the key decides; the checks on the
  * value only keep placeholders, states, code references, paths and URLs readable.
  */
+import { allOf, keywords, type Context } from '../conditions.js';
 import { classifyKey, isNotSecretKeyWord, type KeyVerdict } from '../key-names.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
 import { applyRule, g } from '../rule.js';
-import { isHex, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
+import { entropy, isHex, isLowDiversity, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
 import { isBasicCredential } from '../validators.js';
 import { lineAround } from './structure.js';
 
@@ -18,8 +19,9 @@ import { lineAround } from './structure.js';
 const SENSITIVE =
   'pass|pwd|pw|secret|token|key|credential|creds|auth|sig|signature|bearer|pat|jwt|dsn|session|sid|connection_?string|connstr|mnemonic|cvv|cvc|csc';
 
-/** Keywords for the literal pre-check: the text must contain one of these before the rule runs. */
-export const ASSIGNMENT_KEYWORDS = ['pass', 'pwd', 'pw', 'secret', 'token', 'key', 'credential', 'cred', 'auth', 'sig', 'bearer', 'pat', 'jwt', 'dsn', 'session', 'sid', 'conn', 'mnemonic', 'cvv', 'cvc', 'csc'];
+/** The literals SENSITIVE needs (lowercase): a rule here runs only where one occurs in the right surroundings. */
+export const ASSIGNMENT_KEYWORDS = ['pw', 'pass', 'secret', 'token', 'key', 'cred', 'auth', 'sig', 'bearer', 'pat', 'jwt', 'dsn', 'session', 'sid', 'conn', 'mnemonic', 'cvv', 'cvc', 'csc'];
+const sensitive = (kind: Context['kind']): ReturnType<typeof keywords> => keywords(ASSIGNMENT_KEYWORDS, { kind } as Context);
 
 /** Roots of code expressions: `password = os.environ[...]`, `token: process.env.TOKEN`. */
 const CODE_ROOT =
@@ -65,10 +67,33 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
   if (looksLikePath(v)) return false;
   // A URL without user info is an endpoint; URL rules deal with user info and tokens in it.
   if (/^[a-z][a-z0-9+.\-]{1,20}:\/\/[^@\s]*$/i.test(v) && !/[?&](?:sig|token|key|secret|password)=/i.test(v)) return false;
+  // A union of literals: `type RequestCredentials = "include" | "omit"`.
+  if (/^\s*\|\s*["'`]/.test(after)) return false;
+  // A version or version range (`"minipass": "^7.1.2"`, `~1.2`, `>=2.0.0-rc.1`, `1.x`).
+  if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?$/.test(v)) return false;
+  // An enum word (`countToken: "COUNT"`, `grant: 'REFRESH_TOKEN'`): capitals only, no digits. Not for
+  // passwords, which may be any word.
+  if (verdict.kind !== 'password' && /^[A-Z]{2,}(?:_[A-Z0-9]+)*$/.test(v) && v.length <= 40) return false;
   // An artifact coordinate (`jjwt-jackson-0.11.2`, `left-pad@1.3.0`).
   if (/^[a-z][\w.\-]*[\-@:]v?\d+\.\d+(?:\.\d+)?(?:[\-+][\w.]+)?$/.test(v)) return false;
   if (!quoted) {
     if (CODE_WORDS.has(v) || CODE_ROOT.test(v) || isCredentialIdentifier(v)) return false;
+    // An index or a call: `token = tokens[i + 1]`, `key = keys(obj)`.
+    if (/^[A-Za-z_$][\w$.]*[\[(]/.test(v)) return false;
+    // An identifier in an expression: `clientSecret = isPublic ? undefined : x`, `Token = Item | Char`.
+    if (/^[A-Za-z_$][\w$.]*$/.test(v) && /^(?:\s*(?:\?\??|&&|\|\||[+*\/%]|[=!]==?|[<>]=?|\.)|\s+[&|]\s)/.test(after)) return false;
+    // An expression: `n.token=n.password||null`, `a=b??c`, `x===y`.
+    if (/\|\||&&|\?\?|[=!]==/.test(v)) return false;
+    // A chained assignment in code: `j.Minipass=j.isWritable=j.isReadable=void 0`.
+    if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*=[A-Za-z_$!]/.test(v)) return false;
+    // A member of an object or namespace (`token: z.ZodString`, `key: NodeJS.ArrayBufferView`,
+    // `secret = opts.clientSecret`): a capital inside or a one- or two-letter object, which
+    // `football.princess4` has not.
+    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && (/^[A-Za-z_$]{1,2}\.|[a-z][A-Z]|\.[A-Z]/.test(v))) return false;
+    // A type (`secretKey: KeyObject;`, `password: BinaryLike,`): a capitalised name without
+    // digits, followed by what follows a type. A password `Dragon` ends its line.
+    const typeEnd = verdict.kind === 'password' ? /^\s*[;,|&<>\[\])=]/ : /^\s*(?:$|[;,|&<>\[\])=]|\/\/)/;
+    if (separator.includes(':') && /^[A-Z][a-z]\w*$/.test(v) && !/\d/.test(v) && typeEnd.test(after)) return false;
     // An object printed by its class: `AppWindowToken{9f4ef63 ...}`, `android.os.BinderProxy@2bd79ce`.
     if (/^[A-Z][A-Za-z0-9_$]*[{(\[]/.test(v) || /^[A-Za-z_$][\w$.]*@[0-9a-f]{4,16}$/.test(v)) return false;
     // A call: `token = fetchToken()`, `secret = get_secret(name)`.
@@ -77,7 +102,7 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
     // `auth: provider=oidc`: the key is a label in front of other fields.
     if (separator.includes(':') && /^[A-Za-z_][\w.\-]*=/.test(v)) return false;
     // `Password: must be at least 8 characters` is a sentence about the password.
-    if (/:\s/.test(separator) && /^[a-z]+$/.test(v) && /^[ \t]+[a-z]/.test(after)) return false;
+    if (/:\s/.test(separator) && /^[A-Za-z]+$/.test(v) && /^[ \t]+[a-z]/.test(after)) return false;
     if (/\s=\s/.test(separator)) {
       // A lone identifier or a member path on the right of ` = ` is code (`token = tok`, `k = Ed25519.Keys`).
       if (/^[a-z_$][\w$]*$/i.test(v) && /pass|pwd|token|secret|key|cred|auth/i.test(v) && /^\s*(?:$|[;)\],]|\/\/|#)/.test(after)) return false;
@@ -85,13 +110,28 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
     }
   }
   if (verdict.strong) return true;
-  // Weak names (`key`, `auth`, `signature`, `session`) need a value that looks generated:
-  // token characters only, not a UUID, hash, encoded name or `name-<digest>` cache key.
-  // `user:password` in base64 (Docker's `"auth"`) is a credential whatever the name.
+  // Weak names (`key`, `auth`, `signature`, `session`, `<vendor>Key`) need a value that
+  // looks generated: token characters only, not an encoded name or `name-<digest>` cache
+  // key. `user:password` in base64 (Docker's `"auth"`) is a credential whatever the name.
   if (isBasicCredential(v)) return true;
-  if (!/^[A-Za-z0-9+/=_\-.~%]+$/.test(v) || isUuid(v) || isHex(v) || /^0x[0-9a-f]+$/i.test(v) || decodesToText(v)) return false;
+  if (!/^[A-Za-z0-9+/=_\-.~%]+$/.test(v) || /^0x[0-9a-f]+$/i.test(v) || decodesToText(v)) return false;
+  // A UUID or a long hex string is a key after a qualified name (`geocodio_key`), an id
+  // or a digest after a bare `key` (`cache hit for key=49268cf3...`).
+  if (isUuid(v) || isHex(v)) return verdict.qualified === true && v.length >= 32;
   const withoutDigests = v.replace(/[\-_.:]?[0-9a-fA-F]{16,}/g, '');
-  return looksRandom(v, 16) && (withoutDigests.length === v.length || looksRandom(withoutDigests, 12));
+  if (withoutDigests.length !== v.length && !looksRandom(withoutDigests, 12)) return false;
+  return looksRandom(v, 16) || looksGenerated(v);
+}
+
+/**
+ * Generated but not random enough for looksRandom: lower-case letters and digits
+ * (`m954y5b4lxy9ntmq38rq33v2znhwqbzz`), which read as words to the class-change test.
+ */
+function looksGenerated(v: string): boolean {
+  if (v.length < 20 || !/[0-9]/.test(v) || !/[A-Za-z]/.test(v) || isLowDiversity(v) || entropy(v) < 3.8) return false;
+  // Letters and digits interleaved throughout, not a name with a number (`order_2024_report`).
+  const switches = v.match(/[A-Za-z][0-9]|[0-9][A-Za-z]/g)?.length ?? 0;
+  return switches >= Math.max(4, v.length / 8);
 }
 
 const markerFor = (verdict: KeyVerdict): string => marker(verdict.kind);
@@ -102,7 +142,7 @@ const markerFor = (verdict: KeyVerdict): string => marker(verdict.kind);
  */
 const keyValue: Rule = {
   name: 'credential-assignment',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('assign')],
   pattern: new RegExp(
     String.raw`(?<![\w.\-])([\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})` + // 1 key
       String.raw`(\\?["']?\]?[ \t]{0,4}(?:=>|:=|=(?![=~>])|:(?![:/]|\\(?!")))[ \t]{0,4})` + // 2 separator (with the key's closing quote and bracket)
@@ -120,7 +160,7 @@ const keyValue: Rule = {
     const head = m.text.slice(0, m.text.length - value.length - (quote?.length ?? 0));
     // Not a secret itself, the value may hold assignments (`dsn="host=db password=x"`,
     // `ConnectionString="...;AccountKey=..."`): look inside it.
-    const inner = (): string => (/[=:]/.test(value) ? `${head}${redactAssignments(value)}${quote ?? ''}` : m.text);
+    const inner = (): string => (/[=:]/.test(value) && nesting < MAX_NESTING ? `${head}${redactAssignments(value)}${quote ?? ''}` : m.text);
     const verdict = classifyKey(key.replace(/^-+/, ''));
     if (verdict === undefined) return inner();
     // A bare `key` named by the word before it: `cache key: ...`, `partition key=...`.
@@ -131,16 +171,29 @@ const keyValue: Rule = {
   },
 };
 
+/**
+ * How deep values are searched for assignments inside assignments. Bounded: `key=` a
+ * thousand times over is one value inside another a thousand deep, which would overflow
+ * the stack (and take quadratic time) if followed.
+ */
+const MAX_NESTING = 2;
+let nesting = 0;
+
 /** The key-value rule applied to a value (a fresh regex: the outer one is mid-replace). */
 function redactAssignments(text: string): string {
   const rule = { ...keyValue, pattern: new RegExp(keyValue.pattern.source, keyValue.pattern.flags) };
-  return applyRule(rule, text);
+  nesting++;
+  try {
+    return applyRule(rule, text);
+  } finally {
+    nesting--;
+  }
 }
 
 /** `--password hunter2`, `-storepass changeit`, `--api-key "abc"`: flags with the value after a space. */
 const flagValue: Rule = {
   name: 'credential-flag',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('flag')],
   pattern: new RegExp(
     String.raw`(?<![\w\-])(--?(?=[A-Za-z])[\w\-]{0,40}?(?:${SENSITIVE})[\w\-]{0,40})([ \t]{1,4})(?:(["'])([^"'\r\n]{1,4096})\3|([^\s"'\-][^\s"']{0,4095}))`,
     'gi',
@@ -158,15 +211,16 @@ const flagValue: Rule = {
 /** `mysql -uroot -pSECRET`, `-p'SECRET'`: the password glued to `-p` in the MySQL family of clients. */
 const mysqlPassword: Rule = {
   name: 'mysql-password',
-  keywords: ['mysql', 'mariadb'],
+  when: [allOf({ words: ['mysql', 'mariadb'] }, { words: ['-p'] })],
   pattern: /(?<![\w\-])(-p)(["']?)([^\s"'\-][^\s"']{0,255})\2/g,
-  replace: (m: Match) => (isPlaceholder(g(m, 2)) ? m.text : `-p${g(m, 1)}${marker('password')}${g(m, 1)}`),
+  // `-p` means other things elsewhere (`mkdir -p`, `-p 8080`): a MySQL client must be named on the line.
+  replace: (m: Match) => (isPlaceholder(g(m, 2)) || !/mysql|mariadb/i.test(lineAround(m)) ? m.text : `-p${g(m, 1)}${marker('password')}${g(m, 1)}`),
 };
 
 /** `sshpass -p x`, `docker login -u user -p x`, `oc login -u u -p x`: `-p` after a user or in a login command. */
 const loginPassword: Rule = {
   name: 'login-password',
-  keywords: ['-p'],
+  when: [allOf({ words: ['-p'] }, { words: ['sshpass', 'login', '-u'] })],
   pattern: /(?<![\w\-])(-p[ \t]{1,4})(["']?)([^\s"'\-][^\s"']{0,255})\2/g,
   replace: (m: Match) => {
     const value = g(m, 2);
@@ -185,7 +239,7 @@ const loginPassword: Rule = {
  */
 const spacedAssignment: Rule = {
   name: 'spaced-assignment',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('spaced')],
   pattern: new RegExp(
     String.raw`(?<![\w.\-])([A-Za-z][\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})([ \t]{1,4})(["']?)([A-Za-z0-9+/_.~\-]{16,4096}={0,2})\3(?![\w+/=\-])`,
     'gi',
@@ -202,7 +256,7 @@ const spacedAssignment: Rule = {
 /** `ldapsearch -w secret` / `ldapmodify -w secret`: the bind password flag of the OpenLDAP tools. */
 const ldapBindPassword: Rule = {
   name: 'ldap-password',
-  keywords: ['ldap'],
+  when: [allOf({ words: ['ldap'] }, { words: ['-w'] })],
   pattern: /(?<![\w\-])(-w[ \t]{1,4})(["']?)([^\s"'][^\s"']{0,511})\2/g,
   replace: (m: Match) => (/\bldap[a-z]*\b/.test(lineAround(m)) && !isPlaceholder(g(m, 2)) ? `${g(m, 0)}${g(m, 1)}${marker('password')}${g(m, 1)}` : m.text),
 };
@@ -210,7 +264,7 @@ const ldapBindPassword: Rule = {
 /** `.netrc`: `machine host login user password secret`. */
 const netrc: Rule = {
   name: 'netrc',
-  keywords: ['password', 'passwd'],
+  when: [allOf({ words: ['password', 'passwd'] }, { words: ['machine', 'login', 'default'] })],
   pattern: /\b((?:machine|login|default)[ \t]+\S{1,256}[ \t]+(?:\S{1,256}[ \t]+){0,4}?(?:password|passwd)[ \t]+)(\S{1,512})/g,
   replace: (m: Match) => (isPlaceholder(g(m, 1)) ? m.text : `${g(m, 0)}${marker('password')}`),
 };
@@ -218,7 +272,7 @@ const netrc: Rule = {
 /** SQL and shells: `IDENTIFIED BY 'x'`, `WITH PASSWORD 'x'`, `PASSWORD "x"`. */
 const quotedPassword: Rule = {
   name: 'sql-password',
-  keywords: ['identified', 'password', 'passwd'],
+  when: [keywords(['password', 'passwd'], { kind: 'quote' }), keywords(['identified'])],
   pattern: /\b((?:identified[ \t]+by|password|passwd)[ \t]{1,4})(["'])([^"'\r\n]{1,512})\2/gi,
   replace: (m: Match) => (isPlaceholder(g(m, 2)) ? m.text : `${g(m, 0)}${g(m, 1)}${marker('password')}${g(m, 1)}`),
 };
@@ -229,7 +283,7 @@ const quotedPassword: Rule = {
  */
 const spaceSeparatedLine: Rule = {
   name: 'config-line',
-  keywords: ASSIGNMENT_KEYWORDS,
+  when: [sensitive('line')],
   pattern: new RegExp(
     String.raw`(^|\n)([ \t]*(?:ENV[ \t]+|export[ \t]+|set[ \t]+)?)([\w.\-]{0,40}?(?:${SENSITIVE})[\w.\-]{0,40})([ \t]{1,8})([^\s"'=:][^\s]{0,511})[ \t]*(?=\r?\n|$)`,
     'gi',
@@ -248,7 +302,7 @@ const spaceSeparatedLine: Rule = {
 /** `<password>x</password>`, `<db.password>`, `<ns:ApiKey>`. */
 const xmlElement: Rule = {
   name: 'xml-element',
-  keywords: ['</'],
+  when: [sensitive('xml')],
   pattern: /<((?:[\w\-]{1,30}:)?[\w.\-]{1,64})(?:[ \t][^<>]{0,256})?>([^<\r\n]{1,512})<\/\1>/g,
   replace: (m: Match) => {
     const [tag = '', value = ''] = m.groups;
@@ -265,7 +319,7 @@ const xmlElement: Rule = {
  */
 const nameThenValue: Rule = {
   name: 'name-value-pair',
-  keywords: ['value'],
+  when: [allOf({ words: ASSIGNMENT_KEYWORDS, context: { kind: 'named' } }, { words: ['value'] })],
   pattern:
     /((?<![\w])(?:key|name)["']?[ \t]*[=:][ \t]*["']?([\w.\-]{1,64})["']?(?:[ \t]*,)?[ \t]*(?:\r?\n[ \t]*-?[ \t]*)?["']?value["']?[ \t]*[=:][ \t]*)(?:(["'])([^"'\r\n]{0,512})\3|([^\s"',}]{1,512}))/gi,
   replace: (m: Match) => {

@@ -11,6 +11,7 @@
  * Documentation ranges (192.0.2.0/24 ...) count as public: they stand in for public
  * addresses in examples. Networks (`x.y.z.0`, `a.b.c.d/nn`) stay: they identify no one.
  */
+import { keywords, shape } from '../conditions.js';
 import { marker } from '../marker.js';
 import type { Match, Rule } from '../rule.js';
 import { g } from '../rule.js';
@@ -18,12 +19,16 @@ import { isCardNumber, isIban, isPublicIpv4, isSsn } from '../validators.js';
 
 /** File extensions that look like top-level domains in `icon@2x.png`. */
 const FILE_EXTENSION = /^(?:png|jpe?g|gif|svg|webp|ico|bmp|tiff?|avif|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|ya?ml|toml|xml|html?|md|txt|log|csv|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|sh|zip|gz|tgz|tar|wasm|pdf|woff2?|ttf|otf|eot|mp[34]|mov|lock|min|d)$/i;
-/** Top-level names of private networks: `ubuntu@ip-10-0-0-1.ec2.internal` is a login, not an address. */
-const LOCAL_TLD = /^(?:local|localhost|localdomain|internal|intranet|lan|home|corp|invalid|cluster)$/i;
+/**
+ * Top-level names of private networks (`ubuntu@ip-10-0-0-1.ec2.internal` is a login, not an
+ * address) and the names reserved for examples and tests (`.example`, `.test`, `.invalid`),
+ * at which no one can be reached.
+ */
+const LOCAL_TLD = /^(?:local|localhost|localdomain|internal|intranet|lan|home|corp|invalid|cluster|example|test)$/i;
 
 const email: Rule = {
   name: 'email',
-  keywords: ['@'],
+  when: [keywords(['@'], { kind: 'email' })],
   // Not right after `//`: `https://user@host` is a URL user, not an address.
   pattern: /(?<![A-Za-z0-9._%+\-]|\/\/)[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.([A-Za-z]{2,24})(?![A-Za-z0-9\-]|\.[A-Za-z0-9])/g,
   replace: (m: Match) => {
@@ -38,7 +43,7 @@ const email: Rule = {
 /** 13 to 19 digits, optionally grouped by single spaces or dashes (`4111 1111 1111 1111`, `3782-822463-10005`). */
 const cardNumber: Rule = {
   name: 'card',
-  keywords: [],
+  when: [shape('card')],
   // Not glued to a word (`blk_5739119717322549945` is a block id).
   pattern: /(?<![\w.,\-])[2-6]\d{3}(?:[ \-]?\d){9,15}(?!\w|[.,]\d|-\d)/g,
   replace: (m: Match) => {
@@ -67,7 +72,7 @@ const cardNumber: Rule = {
 /** IBANs written compact or in groups of four (`DE89 3704 0044 0532 0130 00`). */
 const iban: Rule = {
   name: 'iban',
-  keywords: [],
+  when: [shape('iban')],
   pattern: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
   replace: (m: Match) => (isIban(m.text.replace(/ /g, '')) ? marker('iban') : m.text),
 };
@@ -78,7 +83,7 @@ const iban: Rule = {
  */
 const ssn: Rule = {
   name: 'ssn',
-  keywords: [],
+  when: [shape('ssn')],
   pattern: /(?<![\w.\-:\/])(\d{3})([\- ])(\d{2})\2(\d{4})(?![\w\-]|\.\d|:\d| \d)/g,
   replace: (m: Match) => {
     if (!isSsn(g(m, 0), g(m, 2), g(m, 3))) return m.text;
@@ -95,9 +100,10 @@ const digitCount = (s: string): number => s.replace(/\D/g, '').length;
  */
 const internationalPhone: Rule = {
   name: 'phone',
-  keywords: ['+'],
+  when: [shape('phone')],
   // Groups need a separator between them, so a digit run has one reading and cannot backtrack.
-  pattern: /(?<![\w+\-.])\+(?:\d{7,15}|\d{1,4}(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]\d{1,10}){1,6})(?![\w\-]|[.:]\d)/g,
+  // Not after `)` or `]`: `)+1099511627776*e[6]` is arithmetic.
+  pattern: /(?<![\w+\-.)\]])\+(?:\d{7,15}|\d{1,4}(?:[ .\-]?\(\d{1,5}\))?(?:[ .\-]\d{1,10}){1,6})(?![\w\-]|[.:]\d)/g,
   replace: (m: Match) => {
     const digits = digitCount(m.text);
     if (digits < 8 || digits > 15) return m.text;
@@ -113,23 +119,25 @@ const internationalPhone: Rule = {
  */
 const nationalPhone: Rule = {
   name: 'phone',
-  keywords: [],
+  when: [shape('phone')],
   pattern:
     /(?<![\w+\-.\/:]|\d[ .\-])(?:\(\d{2,5}\)[ .\-]?\d{3,4}[ .\-]\d{3,4}|1([\-. ])\d{3}\1\d{3}\1\d{4}|\d{3}([\-.])\d{3}\2\d{4}|0\d{2,4}[ \-]\d{3,4}[ \-]?\d{3,4}|0[1-9]([ .])\d{2}(?:\3\d{2}){3})(?![\w\-]|[.:,]\d| \d)/g,
   replace: (m: Match) => {
     const digits = digitCount(m.text);
     if (digits < 9 || digits > 13) return m.text;
+    // Bytes as Node prints them: `<Buffer 01 02 03 04 05>`.
+    if (/<Buffer(?: [0-9a-f]{2})* ?$/.test(m.input.slice(Math.max(0, m.offset - 400), m.offset))) return m.text;
     return marker('phone');
   },
 };
 
 /** A dotted quad that is a version: `v1.2.3.4`, `version 1.2.3.4`, `firmware 3.10.8.3`, `Chrome/120.0.1.2`. */
 const VERSION_BEFORE =
-  /(?:\bv|\b(?:version|ver|release|build|firmware|kernel|driver|bios|rev|revision|update|upgrade|patch|sdk|runtime|engine|android|ios|windows|macos|python|node|java|ruby|php|perl|dotnet|gradle|maven|npm|pip)[ :=]{1,3}|[A-Za-z]\/|@|==|>=|<=|~|\^)$/i;
+  /(?:\bv|\b(?:version|ver|release|build|firmware|kernel|driver|bios|rev|revision|oid|update|upgrade|patch|sdk|runtime|engine|android|ios|windows|macos|python|node|java|ruby|php|perl|dotnet|gradle|maven|npm|pip)[ :=]{1,3}|[A-Za-z]\/|@|==|>=|<=|~|\^)$/i;
 
 const publicIpv4: Rule = {
   name: 'ipv4',
-  keywords: ['.'],
+  when: [shape('ipv4')],
   pattern: /(?<![\w.\-])(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w\-]|\.\d)/g,
   replace: (m: Match) => {
     const octets = m.groups.slice(0, 4).map(Number);

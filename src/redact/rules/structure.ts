@@ -3,12 +3,13 @@
  * structure (PEM BEGIN/END lines, the URL user, the `Bearer` scheme word) and replaces
  * only the secret part.
  */
+import { allOf, keywords, shape } from '../conditions.js';
 import { ESCAPED_NEWLINE, ESCAPED_RETURN } from '../escapes.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
 import { g } from '../rule.js';
-import { isHex, isUuid, looksRandom } from '../value-shape.js';
+import { isHex, isUuid, looksRandom, wordCoverage } from '../value-shape.js';
 import { isBasicCredential } from '../validators.js';
 
 /** `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN OPENSSH PRIVATE KEY-----`, `-----BEGIN PGP PRIVATE KEY BLOCK-----`. */
@@ -28,7 +29,7 @@ const CLOSING_SEPARATOR = new RegExp(`(?:${ESCAPED_RETURN})?(?:${ESCAPED_NEWLINE
  */
 const privateKeyBlock: Rule = {
   name: 'private-key',
-  keywords: ['private key'],
+  when: [keywords(['private key'])],
   // A tempered body (no `-----END` inside) keeps the scan linear and bounded.
   pattern: new RegExp(
     `(${PEM_BEGIN.source})((?:${ESCAPED_RETURN})?(?:${ESCAPED_NEWLINE}|\\r?\\n| )?)((?:(?!-----END)[\\s\\S]){0,40000})(${PEM_END.source})?`,
@@ -47,10 +48,48 @@ const privateKeyBlock: Rule = {
   },
 };
 
+/**
+ * One line of a private key's body on its own: what the log condenser sees, since it
+ * redacts each line alone (no state crosses lines there). A line that is nothing but
+ * base64 of a PEM body's length (64 characters, 70 for OpenSSH, up to 76) or the shorter
+ * last line, with the mix of cases and digits random bytes give, in code is a rare thing;
+ * in a log it is key material, a certificate or a dump, and showing none of it costs little.
+ */
+const privateKeyLine: Rule = {
+  name: 'private-key-line',
+  when: [shape('key-material-line')],
+  pattern: /^([ \t]*["']?)([A-Za-z0-9+/]{8,76}={0,2})(["']?,?[ \t]*\r?)$/g,
+  replace: (m: Match) => (isKeyMaterial(g(m, 1)) ? `${g(m, 0)}${marker('key-material')}${g(m, 2)}` : m.text),
+};
+
+/**
+ * A full-length line of a key body behind a log prefix (`[app] MIIEvQIBADANBg...`): a
+ * run of exactly 64 (PEM) or 70 (OpenSSH) base64 characters between blanks or quotes. The
+ * shorter last line of a body is caught only when it stands alone.
+ */
+const privateKeyLineInText: Rule = {
+  name: 'private-key-line',
+  when: [shape('base64-40')],
+  pattern: /(?<=^|[\s"'])(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70})(?=$|[\s"',])/g,
+  replace: (m: Match) => (isKeyMaterial(m.text) ? marker('key-material') : m.text),
+};
+
+/**
+ * Base64 that looks like random bytes: both cases, and `+`, `/` or padding (which no
+ * identifier has), or digits over a PEM line's length, or digits in a short line that is
+ * not made of words (`Uint8Array`, `HTTP2ServerRequest` stay).
+ */
+export function isKeyMaterial(line: string): boolean {
+  if (!/[A-Z]/.test(line) || !/[a-z]/.test(line) || isHex(line)) return false;
+  if (/[+/]|=$/.test(line)) return true;
+  if (!/[0-9]/.test(line)) return false;
+  return line.length >= 40 || wordCoverage(line) <= 0.5;
+}
+
 /** JWTs (and JWS/JWE): `eyJ` header, `eyJ` payload, signature (empty for `alg: none`). */
 const jwt: Rule = {
   name: 'jwt',
-  keywords: ['eyj'],
+  when: [keywords(['eyj'], { kind: 'tail', min: 5 })],
   pattern: /(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{5,4096}\.eyJ[A-Za-z0-9_\-]{5,8192}\.[A-Za-z0-9_\-]{0,4096}(?:\.[A-Za-z0-9_\-]{0,4096}\.[A-Za-z0-9_\-]{0,4096})?/g,
   replace: () => marker('jwt'),
 };
@@ -62,7 +101,7 @@ const jwt: Rule = {
  */
 const urlPassword: Rule = {
   name: 'url-password',
-  keywords: ['://'],
+  when: [keywords(['://'], { kind: 'url-at' })],
   pattern: /(?<![A-Za-z0-9+.\-])([A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/)([^\s:/?#@"'<>\[\]]{0,256}):([^\s/?"'<>]{1,256})@(?=[A-Za-z0-9\[._\-])/g,
   replace: (m: Match) => {
     const [scheme = '', user = '', password = ''] = m.groups;
@@ -77,7 +116,7 @@ const urlPassword: Rule = {
 /** `https://<token>@host`: a user part that is a generated token (Sentry DSNs, git remotes with a PAT). */
 const urlToken: Rule = {
   name: 'url-token',
-  keywords: ['://'],
+  when: [keywords(['://'], { kind: 'url-at' })],
   pattern: /(?<![A-Za-z0-9+.\-])([A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/)([A-Za-z0-9._~%+\-]{16,256})@(?=[A-Za-z0-9\[._\-])/g,
   replace: (m: Match) => {
     const token = g(m, 1);
@@ -95,9 +134,9 @@ const PARAMETER_SCHEMES = /^(?:digest|aws4-hmac-sha256|oauth|signature|hoba|mutu
  */
 const authorizationHeader: Rule = {
   name: 'authorization',
-  keywords: ['authorization'],
+  when: [keywords(['authorization'], { kind: 'assign' })],
   pattern:
-    /(?<![\w\-])((?:proxy-)?authorization)(\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["']?)(?:(bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|oauth|hmac|hmac-sha256|apikey|api-key|sso-key|key|signature|splunk|gitlab-ci-token|jwt|dpop|mac|hoba|mutual|vapid|sharedkey|sharedkeylite|ssws|otp|pat|session|hawk|klaviyo-api-key|genieKey|dsn|token-v1)([ \t]{1,4}))?([^\s"',;\\]{1,4096}(?:[^\r\n"\\]{0,4096})?)/gi,
+    /(?<![\w\-])((?:proxy-)?authorization)(\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["'`]?)(?:(bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256|oauth|hmac|hmac-sha256|apikey|api-key|sso-key|key|signature|splunk|gitlab-ci-token|jwt|dpop|mac|hoba|mutual|vapid|sharedkey|sharedkeylite|ssws|otp|pat|session|hawk|klaviyo-api-key|genieKey|dsn|token-v1)([ \t]{1,4}))?([^\s"',;\\]{1,4096}(?:[^\r\n"\\]{0,4096})?)/gi,
   replace: (m: Match) => {
     const [name = '', separator = '', scheme, gap = '', rest = ''] = m.groups;
     if (scheme !== undefined && PARAMETER_SCHEMES.test(scheme)) {
@@ -114,7 +153,7 @@ const authorizationHeader: Rule = {
 /** `Bearer <token>` outside an Authorization header (logged request objects, error messages). */
 const bearerToken: Rule = {
   name: 'bearer',
-  keywords: ['bearer'],
+  when: [keywords(['bearer'], { kind: 'scheme', min: 12 })],
   pattern: /(?<![\w\-])(bearer[ \t]{1,4})([A-Za-z0-9._~+/\-]{12,4096}=*)/gi,
   replace: (m: Match) => {
     const token = g(m, 1);
@@ -126,7 +165,7 @@ const bearerToken: Rule = {
 /** `Basic <base64 of user:password>` anywhere; the decoded text must hold a colon. */
 const basicCredential: Rule = {
   name: 'basic',
-  keywords: ['basic'],
+  when: [keywords(['basic'], { kind: 'scheme', min: 6 })],
   pattern: /(?<![\w\-])(basic[ \t]{1,4})([A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])/gi,
   replace: (m: Match) => (isBasicCredential(g(m, 1)) ? `${g(m, 0)}${marker('authorization')}` : m.text),
 };
@@ -134,7 +173,7 @@ const basicCredential: Rule = {
 /** `curl -u user:password`, `--user`, `--proxy-user`: the user stays. */
 const curlUser: Rule = {
   name: 'curl-user',
-  keywords: ['curl', 'wget', '--user', '-u'],
+  when: [allOf({ words: ['-u', '--user', '--proxy-user'] }, { words: ['curl', 'wget', 'http', 'ftp', 'xh'] })],
   pattern: /(?<![\w\-])((?:-u|--user|--proxy-user|-U)(?:[ \t]{1,4}|=)?(["']?)[^\s:"']{1,128}:)([^\s"']{1,512})\2/g,
   replace: (m: Match) => {
     const password = g(m, 2);
@@ -157,7 +196,7 @@ const WELL_KNOWN_SESSION = /^(?:jsessionid|phpsessid|aspsessionid\w*|asp\.net_se
 
 const sessionCookie: Rule = {
   name: 'cookie',
-  keywords: ['sess', 'sid', 'cookie'],
+  when: [keywords(['sess', 'connect.sid'], { kind: 'assign' }), keywords(['cookie'])],
   pattern: /(?<![\w.\-])([A-Za-z_][\w.\-]{0,60})(=)([^;\s"',&]{1,4096})/g,
   replace: (m: Match) => {
     const [name = '', , value = ''] = m.groups;
@@ -168,11 +207,15 @@ const sessionCookie: Rule = {
 };
 
 /** `user/password@host` in Oracle connect strings (`sqlplus scott/tiger@db`, `jdbc:oracle:thin:`). */
+const ORACLE_TOOLS = ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'];
 const oracleConnect: Rule = {
   name: 'oracle-connect',
-  keywords: ['sqlplus', 'oracle', 'rman', 'expdp', 'impdp', 'sqlldr', 'dgmgrl'],
-  pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/@"']{1,128})@(?=\/\/|[\w.\-]+)/g,
-  replace: (m: Match) => (isPlaceholder(g(m, 1)) ? m.text : `${g(m, 0)}${marker('password')}@`),
+  when: [allOf({ words: ORACLE_TOOLS }, { words: ['@'] })],
+  // The password may hold an `@`: the last one before the host ends it.
+  pattern: /(?<![\w/.\-])([A-Za-z_][\w$#]{0,30}\/)([^\s/"']{1,128})@(?=\/\/|[\w.\-]+)/g,
+  // `scope/pkg@1.2.3` and `actions/checkout@v4` have the shape too: an Oracle tool must be named on the line.
+  replace: (m: Match) =>
+    isPlaceholder(g(m, 1)) || !new RegExp(ORACLE_TOOLS.join('|'), 'i').test(lineAround(m)) ? m.text : `${g(m, 0)}${marker('password')}@`,
 };
 
 /** How far around a match `lineAround` looks: a command or header name sits near its value. */
@@ -193,7 +236,7 @@ export function lineAround(m: Match): string {
   return window.slice(start, newline === -1 ? window.length : newline);
 }
 
-export const structureRules: readonly Rule[] = [privateKeyBlock, jwt];
+export const structureRules: readonly Rule[] = [privateKeyBlock, privateKeyLine, privateKeyLineInText, jwt];
 export const connectionRules: readonly Rule[] = [
   urlPassword,
   urlToken,

@@ -4,10 +4,11 @@
  * keys, by their exact shape. Both need the value to look generated, so that ids,
  * digests and words next to a vendor's name stay.
  */
+import { keywords, shape } from '../conditions.js';
 import { marker } from '../marker.js';
 import { isPlaceholder } from '../placeholders.js';
 import type { Match, Rule } from '../rule.js';
-import { isHex, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
+import { classChangeRatio, entropy, isHex, isLowDiversity, isUuid, looksLikePath, looksRandom } from '../value-shape.js';
 
 const VENDORS = [
   'datadog', 'heroku', 'twilio', 'sentry', 'mailchimp', 'mailgun', 'cloudflare', 'algolia', 'okta',
@@ -29,7 +30,7 @@ const NOT_A_CREDENTIAL =
 
 const vendorKeyword: Rule = {
   name: 'vendor-keyword',
-  keywords: VENDORS,
+  when: [keywords(VENDORS, { kind: 'vendor' })],
   pattern: new RegExp(
     String.raw`(?<![A-Za-z])(${VENDORS.join('|')})([\w.\-]{0,30}["']?[ \t]{0,4}(?:[:=]>?|[ \t])[^\r\n"'=:]{0,40}?[:=]?[ \t]{0,4}["']?)([A-Za-z0-9_+/.\-]{16,128}={0,2})(?![A-Za-z0-9_+/=\-])`,
     'gi',
@@ -57,7 +58,7 @@ const vendorKeyword: Rule = {
  */
 const awsSecretShape: Rule = {
   name: 'aws-secret-key',
-  keywords: [],
+  when: [shape('base64-40')],
   pattern: /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g,
   replace: (m: Match) => {
     const value = m.text;
@@ -71,5 +72,29 @@ const awsSecretShape: Rule = {
   },
 };
 
-export const vendorRules: readonly Rule[] = [vendorKeyword];
+/**
+ * A bare value passed to a call or constructor, or returned (`new VendorClient("...")`,
+ * `Api('...')`, `return "..."`), with no name to go by: only a quoted string of 32 or
+ * more characters that looks generated (both cases and digits, switching class often, not
+ * hex, not a UUID, not base64 of text). A shorter or regular value there is out of reach.
+ */
+const quotedArgument: Rule = {
+  name: 'quoted-argument',
+  when: [keywords(['("', "('", 'return "', "return '"], { kind: 'tail', min: 32 })],
+  pattern: /(\(\s{0,4}|\breturn\s{1,4})(["'])([A-Za-z0-9_\-+/=.~]{32,256})\2(?=\s{0,4}[),;]|\s*$)/g,
+  replace: (m: Match) => {
+    const [head = '', quote = '', value = ''] = m.groups;
+    if (isHex(value) || isUuid(value) || looksLikePath(value) || !looksGeneratedMixed(value)) return m.text;
+    if (/^[\x20-\x7e]+$/.test(Buffer.from(value, 'base64').toString('latin1'))) return m.text;
+    return `${head}${quote}${marker('secret')}${quote}`;
+  },
+};
+
+/** Both cases and digits, switching class as random characters do, with the entropy of random text. */
+function looksGeneratedMixed(value: string): boolean {
+  if (!/[A-Z]/.test(value) || !/[a-z]/.test(value) || (value.match(/[0-9]/g)?.length ?? 0) < 2 || isLowDiversity(value)) return false;
+  return entropy(value) >= 4 && classChangeRatio(value) >= 0.3;
+}
+
+export const vendorRules: readonly Rule[] = [vendorKeyword, quotedArgument];
 export const shapeRules: readonly Rule[] = [awsSecretShape];
