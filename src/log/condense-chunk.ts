@@ -50,6 +50,7 @@ interface KeptLine {
  */
 const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+])/;
 /** Words of an assertion's report: under them, a diff line is a failed assertion's. */
+const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
 const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 const MAX_DETAIL_LINES = 6;
@@ -188,7 +189,11 @@ class OpenRecord {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
       // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
       // the record is about, without raising it: passing runs print them too.
-      if (shape & Shape.Diagnostic) this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
+      if (shape & Shape.Diagnostic) {
+        this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
+        // ...unless it says what was wanted and what came: a failed check (`got x, want y`).
+        if (GOT_WANT.test(text) && Severity.Error < this.raised) this.raised = Severity.Error;
+      }
       const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
       const assertion = ASSERT_DETAIL.test(text);
       if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);

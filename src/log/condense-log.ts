@@ -27,6 +27,10 @@ export interface LogState {
   whole?: string[];
 }
 
+/** The last lines shown as `tail` would show them: a failed run ends with its outcome. */
+export const TAIL_LINES = 5;
+const TAIL_BYTES = 8 * 1024;
+
 /** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
 export const SMALL_INPUT_BYTES = 3 * 1024;
 
@@ -94,13 +98,14 @@ export async function condenseLogState(
   const skippedInputs: { name: string; reason: string }[] = [];
   const recordStats: RecordChunkStats = { cutRecords: 0 };
   const small: { info?: FormatInfo; chunks: Buffer[]; bytes: number } = { chunks: [], bytes: 0 };
+  const tailBytes: TailKeeper = { input: -1, bytes: Buffer.alloc(0) };
   const keepSmall = sources.length === 1 && opts.maxBytes === undefined ? small : undefined;
   const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
   const notes: string[] = [];
   try {
     let items = readChunks(sources, first, inputs, opts, knownTotal, skipBad, recordStats, crashes, notes);
     if (opts.maxBytes !== undefined) items = keepTail(items, opts.maxBytes, tail);
-    await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool, keepSmall);
+    await condenseInOrder(items, merger, inputs, skippedInputs, opts, activePool, keepSmall, tailBytes);
   } finally {
     await ownPool?.close();
   }
@@ -118,6 +123,7 @@ export async function condenseLogState(
     skippedInputs,
     notes,
     ...(crashes !== undefined && crashes.length > 0 ? { crashes } : {}),
+    ...(tailBytes.info !== undefined ? { tail: tailLines(tailBytes, inputs[tailBytes.input]!) } : {}),
   };
   const cutRecords = recordStats.cutRecords + merger.cutRecords;
   if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
@@ -133,6 +139,37 @@ export function finishLogResult(state: LogState, top: number, words?: WordMerge)
   const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
   const result = rankGroups(state.merger, top, state.read, formats.join(', ') || 'plain text', words);
   return state.whole === undefined ? result : { ...result, whole: state.whole };
+}
+
+interface TailKeeper {
+  input: number;
+  info?: FormatInfo;
+  bytes: Buffer;
+}
+
+/** The last TAIL_BYTES of the latest input, copied before its chunk goes to a worker. */
+function keepTailBytes(tail: TailKeeper, item: ChunkItem): void {
+  const chunk = item.chunk;
+  const fresh = tail.input !== item.input;
+  const take = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES));
+  const kept = fresh || take.length >= TAIL_BYTES ? Buffer.from(take) : Buffer.concat([tail.bytes, take]);
+  tail.bytes = kept.length > TAIL_BYTES ? Buffer.from(kept.subarray(kept.length - TAIL_BYTES)) : kept;
+  tail.input = item.input;
+  tail.info = item.info;
+}
+
+/** The input's last TAIL_LINES lines (trailing blank lines left out), redacted, with their line numbers. */
+function tailLines(tail: TailKeeper, input: InputRead): { line: number; text: string }[] {
+  const lines = wholeLines(tail.bytes, tail.info!);
+  let end = lines.length;
+  // The kept bytes may start inside a line: that piece is no line to show.
+  const first = tail.bytes.length >= TAIL_BYTES ? 1 : 0;
+  while (end > first && lines[end - 1]!.trim() === '') end--;
+  const start = Math.max(first, end - TAIL_LINES);
+  // Line numbers count from the end of the input: its last line is the one before the first of the next.
+  const lastLine = input.firstLine + input.lines - 1;
+  const total = lines.length - (lines.length > 0 && lines[lines.length - 1] === '' ? 1 : 0);
+  return lines.slice(start, end).map((text, i) => ({ line: lastLine - (total - 1 - (start + i)), text }));
 }
 
 /** The lines of a small input as they are read: redacted, terminal colours dropped. */
@@ -344,6 +381,7 @@ async function condenseInOrder(
   opts: ResolvedOptions,
   pool: WorkerPool | undefined,
   small: { info?: FormatInfo; chunks: Buffer[]; bytes: number } | undefined,
+  tail: TailKeeper,
 ): Promise<void> {
   type Queued = { item: Item; partial?: Promise<LogPartial> };
   const inFlight: Queued[] = [];
@@ -376,6 +414,7 @@ async function condenseInOrder(
       if (opts.signal?.aborted) throw cancelled();
       if (item.kind === 'chunk') {
         opts.tap?.(item.chunk);
+        keepTailBytes(tail, item);
         if (small !== undefined && small.bytes <= SMALL_INPUT_BYTES) {
           small.info = item.info;
           small.bytes += item.chunk.length;

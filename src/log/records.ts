@@ -39,6 +39,20 @@ export const LineClass = {
 } as const;
 export type LineClass = (typeof LineClass)[keyof typeof LineClass];
 
+const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
+
+/** Leading blanks of a line's uncoloured prefix, as indentOf counts them; -1 when the line is blank. */
+function indentOfText(prefix: string, lineBytes: number): number {
+  let cols = 0;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    if (c === 32) cols++;
+    else if (c === 9) cols += 8;
+    else return cols;
+  }
+  return prefix.length >= lineBytes || prefix.length >= PREFIX_BYTES ? -1 : cols;
+}
+
 /** Shapes that continue a trace whatever their indentation. */
 const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail;
 /** Shapes whose class depends on the record they would join: never a place to cut. */
@@ -67,6 +81,8 @@ export class RecordReader {
   opener: Severity | undefined;
   readonly #info: FormatInfo;
   #prefix = '';
+  /** The current line's prefix had terminal colours, taken out of it. */
+  #coloured = false;
   // The previous non-blank line.
   #beforeIndent = -1;
   #beforeShape = 0;
@@ -99,7 +115,7 @@ export class RecordReader {
   read(buf: Buffer, s: number, e: number): LineClass {
     this.#take(buf, s, e);
     const line = this.line;
-    const indent = indentOf(line.buf, line.s, line.e);
+    const indent = this.#prefix.length === 0 || this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
     if (indent < 0) {
       this.indent = -1;
       this.shape.shape = 0;
@@ -163,7 +179,7 @@ export class RecordReader {
     }
     this.#take(buf, s, e);
     const line = this.line;
-    const indent = indentOf(line.buf, line.s, line.e);
+    const indent = this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
     if (this.#info.strict || isBarePrefixOf(this.#prefix, beforeText)) return false;
@@ -204,6 +220,7 @@ export class RecordReader {
   /** The line as it is read: redacted where the screen says it may hold a secret. */
   #take(buf: Buffer, s: number, e: number): void {
     const line = this.line;
+    this.#coloured = false;
     if (mayNeedRedaction(buf, s, e)) {
       const text = buf.toString('utf8', s, e);
       const clean = redact(text);
@@ -212,14 +229,21 @@ export class RecordReader {
         line.buf = bytes;
         line.s = 0;
         line.e = bytes.length;
-        this.#prefix = latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES));
+        this.#prefix = this.#uncoloured(latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES)));
         return;
       }
     }
     line.buf = buf;
     line.s = s;
     line.e = e;
-    this.#prefix = latin1(buf, s, Math.min(e, s + PREFIX_BYTES));
+    this.#prefix = this.#uncoloured(latin1(buf, s, Math.min(e, s + PREFIX_BYTES)));
+  }
+
+  /** Shapes are read without terminal colours (vitest and others colour even when piped). */
+  #uncoloured(prefix: string): string {
+    if (!prefix.includes('\x1b') && !prefix.includes('^[[')) return prefix;
+    this.#coloured = true;
+    return prefix.replace(ANSI, '');
   }
 }
 

@@ -70,6 +70,8 @@ export interface LogResult {
     notes: string[];
     /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
     crashes?: CrashInput[];
+    /** The last input's last lines, redacted, as `tail` would show them. */
+    tail?: { line: number; text: string }[];
   };
   format: string;
   /** Log lines (read.lines less header and footer lines), records, distinct groups. */

@@ -65,6 +65,8 @@ export function mergePartialFiles(files: PartialFile[]): LogState {
     read.skippedInputs.push(...f.read.skippedInputs);
     read.notes.push(...f.read.notes);
     if (f.read.crashes !== undefined) (read.crashes ??= []).push(...f.read.crashes);
+    // The tail is the last input's: its line numbers move with the lines before it.
+    if (f.read.tail !== undefined) read.tail = f.read.tail.map((l) => ({ line: l.line + base, text: l.text }));
   }
   read.lines = merger.lines;
   read.cutLines = merger.cut;

@@ -95,6 +95,8 @@ const FILE_NAME = /\.(?:[cm]?[jt]sx?|go|py|rb|rs|java|kt|scala|swift|cs|php|c|h|
 
 export function classifyKey(rawKey: string): KeyVerdict | undefined {
   if (FILE_NAME.test(rawKey)) return undefined;
+  // Test runners' status word (go test's `--- PASS: TestName`, automake's `PASS: name`).
+  if (rawKey === 'PASS') return undefined;
   const words = keyWords(rawKey);
   if (words.length === 0) return undefined;
   const lastIndex = words.length - 1;

@@ -60,6 +60,11 @@ export function renderLogText(r: LogResult, budget: number): string {
     const whole = renderWhole(r.whole);
     if (out.length + whole.length <= budget) return `${out}(the input is small: here it is whole, redacted)\n${whole}`;
   }
+  const tail = r.read.tail ?? [];
+  if (tail.length > 0) {
+    const width = n(tail[tail.length - 1]!.line).length;
+    out += `last lines, as tail shows them:\n${tail.map((l) => `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`).join('')}`;
+  }
   let shown = 0;
   for (const g of r.groups) {
     const block = renderGroup(g);

@@ -59,6 +59,8 @@ function decodesToText(value: string): boolean {
 }
 
 /** Whether the value in a credential-looking assignment is a secret to remove. */
+const MIN_TOKEN_CHARS = 8;
+
 export function isSecretValue({ verdict, value, separator, after, quoted }: ValueContext): boolean {
   const v = value.trim();
   if (isPlaceholder(v)) return false;
@@ -109,6 +111,9 @@ export function isSecretValue({ verdict, value, separator, after, quoted }: Valu
       if (/^[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)+$/.test(v) && /[a-z]{3}/.test(v)) return false;
     }
   }
+  // Generated tokens, keys and secrets are long: a short value after one of those names is
+  // an id, a flag or test data (`token: 'a=b=c'`). Passwords may be short.
+  if (verdict.kind !== 'password' && !verdict.numeric && v.length < MIN_TOKEN_CHARS) return false;
   if (verdict.strong) return true;
   // Weak names (`key`, `auth`, `signature`, `session`, `<vendor>Key`) need a value that
   // looks generated: token characters only, not an encoded name or `name-<digest>` cache
