@@ -6,7 +6,7 @@
  * (logcat's `E`/`W`/`I`). Where a log has one, that column decides each line's severity and
  * the words in the message do not.
  */
-import { fromLevelWord, Severity } from './severity.js';
+import { fromLevelWord, LEVEL_NAMES, Severity } from './severity.js';
 import type { TimestampMatch } from './timestamp.js';
 
 export interface LevelColumn {
@@ -71,8 +71,18 @@ export function levelOfToken(line: string, a: number, b: number, letters: boolea
   if (letters) return len === 1 ? LETTERS[line[a]!] : undefined;
   if (len === 1) return undefined;
   const word = line.slice(a, w);
+  const spelled = SPELLED.get(word);
+  if (spelled !== undefined) return spelled;
   // log show's "Default" is a level only there.
   return word.toLowerCase() === 'default' ? undefined : fromLevelWord(word);
+}
+
+/** The usual spellings (`INFO`, `Info`, `info`) looked up as they are: most lines hit one. */
+const SPELLED = new Map<string, Severity>();
+for (const w of LEVEL_NAMES) {
+  if (w === 'default') continue;
+  const severity = fromLevelWord(w)!;
+  for (const spelling of [w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1)]) SPELLED.set(spelling, severity);
 }
 
 /**

@@ -223,7 +223,7 @@ export class RecordReader {
     this.#coloured = false;
     if (mayNeedRedaction(buf, s, e)) {
       const text = buf.toString('utf8', s, e);
-      const clean = redact(text);
+      const clean = buf[s] === 123 /* { */ ? redactJsonLine(text) : redact(text);
       if (clean !== text) {
         const bytes = Buffer.from(clean, 'utf8');
         line.buf = bytes;
@@ -255,4 +255,36 @@ function isBarePrefixOf(line: string, before: string): boolean {
   const text = line.trimEnd();
   if (text.length === 0 || text.length > 24 || before.length <= text.length) return false;
   return before.startsWith(text) && (before.charCodeAt(text.length) === 32 || before.charCodeAt(text.length) === 9);
+}
+
+/**
+ * A JSON log line, redacted as text and then string by string once decoded: a secret
+ * quoted inside a JSON string (`"value=\\"x\\""`) shows its shape only unescaped. The line
+ * comes back compact where a decoded string changed.
+ */
+const MAX_JSON_DEPTH = 32;
+
+function redactJsonLine(text: string): string {
+  const redacted = redact(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(redacted);
+  } catch {
+    return redacted;
+  }
+  let changed = false;
+  // Nesting past MAX_JSON_DEPTH is left as the text redaction left it: no recursion on input size.
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      const r = redact(v);
+      if (r !== v) changed = true;
+      return r;
+    }
+    if (depth >= MAX_JSON_DEPTH) return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth + 1)]));
+    return v;
+  };
+  const clean = walk(value, 0);
+  return changed ? JSON.stringify(clean) : redacted;
 }

@@ -31,7 +31,7 @@ export class ValueTally {
     h = (h >>> 0) + (to - from) * 4294967296;
     const hashes = this.hashes;
     for (let k = 0; k < hashes.length; k++) {
-      if (hashes[k] === h && this.bytes[k]!.equals(buf.subarray(from, to))) {
+      if (hashes[k] === h && this.bytes[k]!.compare(buf, from, to) === 0) {
         this.counts[k]!++;
         return;
       }

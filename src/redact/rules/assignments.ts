@@ -304,6 +304,21 @@ const spaceSeparatedLine: Rule = {
   },
 };
 
+/**
+ * Redis's `requirepass x` and `masterauth x`: directives that name a password wherever they
+ * stand, a config line or a log line that quotes one.
+ */
+const redisDirective: Rule = {
+  name: 'redis-directive',
+  when: [keywords(['requirepass', 'masterauth'])],
+  pattern: /\b((?:requirepass|masterauth)[ \t]+)(["']?)([^\s"']{1,512})\2/gi,
+  replace: (m: Match) => {
+    const [head = '', quote = '', value = ''] = m.groups;
+    if (isPlaceholder(value)) return m.text;
+    return `${head}${quote}${marker('password')}${quote}`;
+  },
+};
+
 /** `<password>x</password>`, `<db.password>`, `<ns:ApiKey>`. */
 const xmlElement: Rule = {
   name: 'xml-element',
@@ -348,4 +363,5 @@ export const assignmentRules: readonly Rule[] = [
   keyValue,
   spacedAssignment,
   spaceSeparatedLine,
+  redisDirective,
 ];
