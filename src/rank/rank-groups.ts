@@ -4,7 +4,7 @@ import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js'
 import type { LogMerger } from '../merge/log-merger.js';
 import { findPrecursors } from './precursors.js';
 import { shownValues } from './shown-values.js';
-import { mergeWordVariables, type WordMerge } from './word-variables.js';
+import { foldEnums, mergeWordVariables, type WordMerge } from './word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
 export function compareGroups(a: GroupStat, b: GroupStat): number {
@@ -23,8 +23,12 @@ export function rankGroups(
   /** The word-variable merge of these groups, when the caller has made it already. */
   words?: WordMerge,
 ): LogResult {
-  const { groups: merged, representative } = words ?? mergeWordVariables([...merger.groups.values()]);
-  const all = merged.sort(compareGroups);
+  const { groups: merged, representative: byWords } = words ?? mergeWordVariables([...merger.groups.values()]);
+  // Enum variations of one event that would crowd the view are shown as one group.
+  const { groups: all, representative: byEnum } = foldEnums(merged.sort(compareGroups), top, compareGroups);
+  const representative = new Map(byWords);
+  for (const [key, rep] of representative) representative.set(key, byEnum.get(rep) ?? rep);
+  for (const [key, rep] of byEnum) if (!representative.has(key)) representative.set(key, rep);
   const shown = all.slice(0, top);
   const precursors = findPrecursors(shown, all, merger.pairs, representative);
   const linesBySeverity = zeroBySeverity();

@@ -14,7 +14,7 @@ export interface ShownValues {
 const SHOWN_PLACEHOLDERS = 3;
 const SHOWN_VALUES = 3;
 const PLACEHOLDER_TOKEN_CHARS = 40;
-const MARKER = /<(?:NUM|HEX|UUID|IP|MAC|PID|\*)>/g;
+const MARKER = /<(?:NUM|HEX|UUID|IP|MAC|PID|\*)>|<[^<>\s|]+(?:\|[^<>\s|]+)+>/g;
 
 /**
  * The placeholders worth a line: those with few values (fewest first), where the values
@@ -58,7 +58,8 @@ function placeholderTokens(template: string): string[] {
       while (a > 0 && (template[a - 1] === ' ' || template[a - 1] === '\t')) a--;
       while (a > 0 && template[a - 1] !== ' ' && template[a - 1] !== '\t') a--;
     }
-    const token = template.slice(a, b).replace(/[ \t]+/g, ' ');
+    // An enum's words are listed with their counts: its label needs only where it stands.
+    const token = template.slice(a, b).replace(/[ \t]+/g, ' ').replace(/<[^<>\s|]+(?:\|[^<>\s|]+)+>/g, '<…>');
     out.push(token.length > PLACEHOLDER_TOKEN_CHARS ? `${token.slice(0, PLACEHOLDER_TOKEN_CHARS - 1)}…` : token);
   }
   return out;

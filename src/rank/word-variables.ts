@@ -123,7 +123,15 @@ function varying(entries: Entry[], n: number): number[] {
 }
 
 /** Merges the entries that agree outside `positions` where every one of them holds a variable. */
-function mergeAt(entries: Entry[], positions: number[]): Entry[] {
+/** When the entries that agree outside some positions merge, and what stands at those positions then. */
+interface MergeRule {
+  accepts(list: Entry[], p: number): boolean;
+  token(list: Entry[], p: number): string;
+}
+
+const VARIABLE: MergeRule = { accepts: (list, p) => isVariable(list, p), token: () => WILDCARD };
+
+function mergeAt(entries: Entry[], positions: number[], rule: MergeRule = VARIABLE): Entry[] {
   // Something must stay constant: a one-word message is not a variable of itself.
   if (positions.length > 0 && positions.length >= (entries[0]?.tokens.length ?? 0)) return entries;
   const bySignature = new Map<string, Entry[]>();
@@ -135,13 +143,13 @@ function mergeAt(entries: Entry[], positions: number[]): Entry[] {
   }
   const out: Entry[] = [];
   for (const list of bySignature.values()) {
-    if (list.length < 2 || !positions.every((p) => isVariable(list, p))) {
+    if (list.length < 2 || !positions.every((p) => rule.accepts(list, p))) {
       out.push(...list);
       continue;
     }
     // Deterministic whatever the order entries came in: the earliest leads.
     list.sort((a, b) => a.firstLine - b.firstLine);
-    const tokens = list[0]!.tokens.map((t, i) => (positions.includes(i) ? WILDCARD : t));
+    const tokens = list[0]!.tokens.map((t, i) => (positions.includes(i) ? rule.token(list, i) : t));
     out.push({
       tokens,
       header: list.every((e) => e.header === list[0]!.header) ? list[0]!.header : '',
@@ -211,6 +219,9 @@ function combine(e: Entry): GroupStat {
 const MAX_ALSO = 2;
 
 const PLACEHOLDER = /<(?:NUM|HEX|UUID|IP|MAC|PID)>/g;
+const ENUM_TOKEN = /^<[^<>\s|]+(?:\|[^<>\s|]+)+>$/;
+/** A position that holds words: a variable (`<*>`) or an enum (`<created|paid>`). */
+const isWordPosition = (token: string): boolean => token === WILDCARD || ENUM_TOKEN.test(token);
 
 /** A member's word with its placeholders filled where each held one value: the word as logged. */
 function filled(token: string, valuesOf: (j: number) => ValueCounts): string {
@@ -251,11 +262,77 @@ function mergedValues(e: Entry, members: GroupStat[]): ValueCounts[] | undefined
     for (let k = 0; k < headerPlaceholders; k++) out.push(views.map((v) => valueAt(v, k)).reduce((a, b) => mergeValueCounts(a, b)));
   }
   e.tokens.forEach((token, p) => {
-    if (token === WILDCARD) {
+    if (isWordPosition(token)) {
       out.push(countWords(views.map((v, i) => [filled(v.tokens[p]!, (j) => valueAt(v, v.startAt[p]! + j)), members[i]!.records])));
       return;
     }
     for (let k = 0; k < placeholdersIn(token); k++) out.push(views.map((v) => valueAt(v, v.startAt[p]! + k)).reduce((a, b) => mergeValueCounts(a, b)));
   });
   return out;
+}
+
+/** An enum has at most this many words at a position; more is a variable (see isVariable). */
+const MAX_ENUM_WORDS = 8;
+/** Members of one enum family among the groups shown that make it one group on screen. */
+const CROWDING = 3;
+
+const ENUM: MergeRule = {
+  accepts(list, p) {
+    const words = new Set(list.map((e) => e.tokens[p]!));
+    if (words.size < 2 || words.size > MAX_ENUM_WORDS) return false;
+    // Plain words only: numbers, placeholders, paths and variables are no enum.
+    return [...words].every((w) => /^[A-Za-z][A-Za-z_\-]*[.,:;]?$/.test(w));
+  },
+  token(list, p) {
+    const lines = new Map<string, number>();
+    for (const e of list) lines.set(e.tokens[p]!, (lines.get(e.tokens[p]!) ?? 0) + e.lines);
+    const words = [...lines].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+    return `<${words.join('|')}>`;
+  },
+};
+
+/**
+ * Variations of one event by enum words (`order <NUM> state created -> paid`, `... paid ->
+ * shipped`) that would crowd the groups shown: CROWDING or more of them among the first
+ * `top` become one group on screen, `state <created|paid|packed> -> <paid|shipped|...>`,
+ * its values counted word by word. Grouping itself (assignments, GA) keeps them apart: an
+ * enum of a few frequent words can be different events ("VM Started", "VM Paused").
+ * `ranked` is in rank order; the result is too, with `representative` for what was folded.
+ */
+export function foldEnums(ranked: GroupStat[], top: number, rank: (a: GroupStat, b: GroupStat) => number): WordMerge {
+  const position = new Map(ranked.map((g, i) => [g, i]));
+  const buckets = new Map<string, Entry[]>();
+  for (const g of ranked.slice(0, top)) {
+    const all = g.template.split(/[ \t]+/);
+    const message = withoutHeader(all);
+    const tokens = collapseRuns(message);
+    const key = `${g.severity}|${tokens.length}`;
+    let b = buckets.get(key);
+    if (b === undefined) buckets.set(key, (b = []));
+    b.push({ tokens, header: all.slice(0, all.length - message.length).join(' '), members: [g], lines: g.lines, firstLine: g.firstLine });
+  }
+  const representative = new Map<string, string>();
+  const folded = new Set<GroupStat>();
+  const out: GroupStat[] = [];
+  for (const bucket of buckets.values()) {
+    if (bucket.length < CROWDING) continue;
+    let entries = bucket;
+    const n = entries[0]!.tokens.length;
+    const ps = varying(entries, n);
+    for (const p of ps) if (entries.length > 1) entries = mergeAt(entries, [p], ENUM);
+    for (let i = 0; i < ps.length && n <= PAIR_MAX_TOKENS; i++) {
+      for (let j = i + 1; j < ps.length && entries.length > 1; j++) entries = mergeAt(entries, [ps[i]!, ps[j]!], ENUM);
+    }
+    for (const e of entries) {
+      if (e.members.filter((m) => (position.get(m) ?? Infinity) < top).length < CROWDING) continue;
+      const merged = combine(e);
+      for (const m of e.members) {
+        folded.add(m);
+        representative.set(m.key, merged.key);
+      }
+      out.push(merged);
+    }
+  }
+  if (folded.size === 0) return { groups: ranked, representative };
+  return { groups: [...ranked.filter((g) => !folded.has(g)), ...out].sort(rank), representative };
 }

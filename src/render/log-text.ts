@@ -114,7 +114,7 @@ function renderGroup(g: ShownGroup): string {
   if (g.values !== undefined) {
     const parts = g.values.map((v) => {
       const list = v.values.map((x) => `${cell(x.value, 40)} x${n(x.count)}`).join(', ');
-      return `${v.placeholder}: ${list}${v.others > 0 ? `, ${n(v.others)} others x${n(v.otherRecords)}` : ''}`;
+      return `${v.placeholder}: ${list}${v.others > 0 ? `, ${n(v.others)} ${v.others === 1 ? 'other' : 'others'} x${n(v.otherRecords)}` : ''}`;
     });
     s += `  values: ${parts.join(' | ')}\n`;
   }
