@@ -1,5 +1,6 @@
 import type { CrashReport } from '../crash/index.js';
 import type { Precursor } from '../rank/precursors.js';
+import type { RareReason } from '../rank/rare-lines.js';
 import type { ShownValues } from '../rank/shown-values.js';
 import type { SeverityName } from './severity.js';
 
@@ -32,6 +33,8 @@ export interface ShownGroup {
   firstAt?: { name: string; line: number };
   /** For an error or fault: the group that most often comes just before its records, when that beats chance. */
   precursor?: Precursor;
+  /** A rare group shown for the burst it comes shortly before (ranking would leave it out). */
+  rare?: RareReason;
   /** What its placeholders held, where they held few values: `status=<NUM>` 503 x40, 502 x7. */
   values?: ShownValues[];
 }

@@ -3,6 +3,7 @@ import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/res
 import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { findPrecursors } from './precursors.js';
+import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
 import { foldEnums, mergeWordVariables, type WordMerge } from './word-variables.js';
 
@@ -29,7 +30,17 @@ export function rankGroups(
   const representative = new Map(byWords);
   for (const [key, rep] of representative) representative.set(key, byEnum.get(rep) ?? rep);
   for (const [key, rep] of byEnum) if (!representative.has(key)) representative.set(key, rep);
-  const shown = all.slice(0, top);
+  const ranked = all.slice(0, top);
+  // The rare line before a burst, which ranking leaves out, is shown right after the burst.
+  const rare = findRareLines(ranked, all.slice(top), all);
+  const rareOf = new Map(rare.map((r) => [r.group, r.reason]));
+  const shown: GroupStat[] = [];
+  ranked.forEach((g, i) => {
+    shown.push(g);
+    for (const r of rare) if (r.reason.beforeRank === i + 1) shown.push(r.group);
+  });
+  const rankOf = new Map(all.map((g, i) => [g, i]));
+  const shownSet = new Set(shown);
   const precursors = findPrecursors(shown, all, merger.pairs, representative);
   const linesBySeverity = zeroBySeverity();
   let records = merger.overflow.records;
@@ -44,7 +55,8 @@ export function rankGroups(
   const bySeverity: Partial<Record<SeverityName, SeverityCount>> = {};
   let omittedRecords = merger.overflow.records;
   let omittedLines = merger.overflow.lines;
-  for (const g of all.slice(top)) {
+  for (const g of all) {
+    if (shownSet.has(g)) continue;
     const name = severityName(g.severity);
     const c = (bySeverity[name] ??= { groups: 0, lines: 0 });
     c.groups++;
@@ -64,10 +76,11 @@ export function rankGroups(
     format,
     totals: { lines: merger.lines - merger.skipped, records, groups: all.length },
     linesBySeverity,
-    groups: shown.map((g, i) => {
-      const s = withInputs(toShown(g, i), g, read.inputs);
+    groups: shown.map((g) => {
+      const s = withInputs(toShown(g, rankOf.get(g)!), g, read.inputs);
       const precursor = precursors.get(g.key);
-      return precursor === undefined ? s : { ...s, precursor };
+      const reason = rareOf.get(g);
+      return { ...s, ...(precursor !== undefined ? { precursor } : {}), ...(reason !== undefined ? { rare: reason } : {}) };
     }),
     omitted: {
       groups: all.length - shown.length,

@@ -34,18 +34,21 @@ export function shownValues(g: GroupStat): ShownValues[] | undefined {
   return picked.slice(0, SHOWN_PLACEHOLDERS).sort((a, b) => a.k - b.k).map(({ k }) => {
     const sorted = byCount(g.values![k]!);
     const rest = sorted.slice(SHOWN_VALUES);
+    const token = tokens[k]!;
+    // A value inside a longer token reads best in its token: `host=orders-7f9c-abcde`, not `7f9c`.
+    const inToken = (value: string): string => (token.single ? token.text.replace(MARKER, () => value) : value);
     return {
-      placeholder: tokens[k]!,
-      values: sorted.slice(0, SHOWN_VALUES).map(([value, count]) => ({ value, count })),
+      placeholder: token.text,
+      values: sorted.slice(0, SHOWN_VALUES).map(([value, count]) => ({ value: inToken(value), count })),
       others: rest.length,
       otherRecords: rest.reduce((n, [, c]) => n + c, 0),
     };
   });
 }
 
-/** For each placeholder of a template, in text order, the token that holds it. */
-function placeholderTokens(template: string): string[] {
-  const out: string[] = [];
+/** For each placeholder of a template, in text order, the token that holds it, and whether it holds only that one. */
+function placeholderTokens(template: string): { text: string; single: boolean }[] {
+  const out: { text: string; single: boolean }[] = [];
   for (const m of template.matchAll(MARKER)) {
     const at = m.index;
     let a = at;
@@ -60,7 +63,9 @@ function placeholderTokens(template: string): string[] {
     }
     // An enum's words are listed with their counts: its label needs only where it stands.
     const token = template.slice(a, b).replace(/[ \t]+/g, ' ').replace(/<[^<>\s|]+(?:\|[^<>\s|]+)+>/g, '<…>');
-    out.push(token.length > PLACEHOLDER_TOKEN_CHARS ? `${token.slice(0, PLACEHOLDER_TOKEN_CHARS - 1)}…` : token);
+    const raw = template.slice(a, b);
+    const single = (raw.match(MARKER) ?? []).length === 1 && !/\s/.test(raw) && !m[0].includes('|') && m[0] !== '<*>';
+    out.push({ text: token.length > PLACEHOLDER_TOKEN_CHARS ? `${token.slice(0, PLACEHOLDER_TOKEN_CHARS - 1)}…` : token, single });
   }
   return out;
 }

@@ -231,7 +231,8 @@ function filled(token: string, valuesOf: (j: number) => ValueCounts): string {
     return v !== null && v.length === 1 ? v[0]![0] : m;
   });
 }
-const placeholdersIn = (token: string): number => token.match(PLACEHOLDER)?.length ?? 0;
+/** Placeholders a token holds, as the values arrays count them: a word position is one. */
+const placeholdersIn = (token: string): number => (isWordPosition(token) ? 1 : (token.match(PLACEHOLDER)?.length ?? 0));
 
 /**
  * What the merged template's placeholders held, in its text order: at a `<*>`, the words
@@ -258,12 +259,17 @@ function mergedValues(e: Entry, members: GroupStat[]): ValueCounts[] | undefined
   const out: ValueCounts[] = [];
   const valueAt = (v: (typeof views)[number], k: number): ValueCounts => v.values[k] ?? null;
   if (e.header !== '') {
-    const headerPlaceholders = placeholdersIn(e.header);
+    const headerPlaceholders = e.header.split(/[ \t]+/).reduce((n, t) => n + placeholdersIn(t), 0);
     for (let k = 0; k < headerPlaceholders; k++) out.push(views.map((v) => valueAt(v, k)).reduce((a, b) => mergeValueCounts(a, b)));
   }
   e.tokens.forEach((token, p) => {
     if (isWordPosition(token)) {
-      out.push(countWords(views.map((v, i) => [filled(v.tokens[p]!, (j) => valueAt(v, v.startAt[p]! + j)), members[i]!.records])));
+      // A member that holds words here already (a merged group) brings its own counts.
+      out.push(
+        views
+          .map((v, i): ValueCounts => (isWordPosition(v.tokens[p]!) ? valueAt(v, v.startAt[p]!) : countWords([[filled(v.tokens[p]!, (j) => valueAt(v, v.startAt[p]! + j)), members[i]!.records]])))
+          .reduce((a, b) => mergeValueCounts(a, b)),
+      );
       return;
     }
     for (let k = 0; k < placeholdersIn(token); k++) out.push(views.map((v) => valueAt(v, v.startAt[p]! + k)).reduce((a, b) => mergeValueCounts(a, b)));

@@ -37,8 +37,9 @@ export function renderLogText(r: LogResult, budget: number): string {
   for (const s of r.read.skippedInputs) notes.push(`skipped ${s.name}: ${s.reason}`);
   notes.push(...r.read.notes);
   for (const note of notes) head.push(`note: ${note}`);
+  const rare = r.groups.filter((g) => g.rare !== undefined).length;
   head.push(
-    `found ${n(r.totals.groups)} groups in ${n(r.totals.records)} records; showing ${r.groups.length}, ranked by severity, then count`,
+    `found ${n(r.totals.groups)} groups in ${n(r.totals.records)} records; showing ${r.groups.length - rare}, ranked by severity, then count${rare > 0 ? `, and ${rare} rare ${rare === 1 ? 'group' : 'groups'} for the bursts ${rare === 1 ? 'it precedes' : 'they precede'}` : ''}`,
   );
   const sev = SEVERITIES.filter((s) => r.linesBySeverity[s] > 0).map((s) => `${s} ${n(r.linesBySeverity[s])}`);
   if (sev.length > 0) head.push(`lines by severity: ${sev.join(', ')}`);
@@ -47,7 +48,7 @@ export function renderLogText(r: LogResult, budget: number): string {
       const c = r.omitted.bySeverity[s];
       return c === undefined ? [] : [`${s} ${n(c.groups)} groups/${n(c.lines)} lines`];
     });
-    head.push(`left out: ${n(r.omitted.groups)} groups, ${n(r.omitted.lines)} lines (${parts.join('; ')})`);
+    head.push(`left out: ${n(r.omitted.groups)} ${r.omitted.groups === 1 ? 'group' : 'groups'}, ${n(r.omitted.lines)} lines (${parts.join('; ')})`);
     if (r.omitted.overflowLines > 0) head.push(`note: ${n(r.omitted.overflowLines)} lines had templates past the group cap and were counted, not grouped`);
   } else {
     head.push('left out: nothing');
@@ -102,6 +103,10 @@ function renderGroup(g: ShownGroup): string {
   let time = '';
   if (g.firstTime !== null) time = g.firstTime === g.lastTime ? `  at ${g.firstTime}` : `  ${g.firstTime} .. ${g.lastTime ?? ''}`;
   let s = `\n#${g.rank} ${g.severity.toUpperCase()} x${n(g.count)}${extra}  ${lines}${time}\n`;
+  if (g.rare !== undefined) {
+    const shared = g.rare.shared.length > 0 ? `, shares ${g.rare.shared.slice(0, 3).map((w) => `'${cell(w, 30)}'`).join(', ')} with it` : '';
+    s += `  rare (${n(g.count)} ${g.count === 1 ? 'record' : 'records'}), ${g.rare.lead} before the burst of #${g.rare.beforeRank} '${g.rare.burst}' (${n(g.rare.burstRecords)} records) begins${shared}\n`;
+  }
   if (g.inputs !== undefined && g.inputCount !== undefined) {
     const list = g.inputs.map((i) => `${i.name} x${n(i.count)}`).join(', ');
     const more = g.inputCount > g.inputs.length ? `, ${n(g.inputCount - g.inputs.length)} more` : '';

@@ -1,0 +1,76 @@
+/**
+ * What a template shows beyond its text: the rare line that explains a burst, the values
+ * behind its placeholders, enum variations of one event folded on screen.
+ */
+import test from 'ava';
+import { condenseLog } from '../src/log/condense-log.js';
+import type { LogResult } from '../src/log/result.js';
+import { renderLogText } from '../src/render/log-text.js';
+import { textSource } from '../src/source/log-source.js';
+import { configChangeIncidentLog, mixedLog } from '../fixtures/logs.js';
+import { runCli, tempDir, writeTemp } from './helpers.js';
+
+const incident = configChangeIncidentLog();
+
+async function condense(text: string, workers = 0): Promise<LogResult> {
+  const r = await condenseLog([textSource('service.log', text)], { workers, chunkBytes: workers === 0 ? undefined : 64 * 1024 });
+  if (r.kind !== 'log') throw new Error('not a log');
+  return r;
+}
+
+test('a low-severity config change before a burst of errors is shown with why, though ranking leaves it out', async (t) => {
+  const r = await condense(incident.text);
+  const burst = r.groups.find((g) => g.template.includes('pool timeout acquiring connection'))!;
+  t.is(burst.severity, 'error');
+  const change = r.groups.find((g) => g.template.includes('config_reload'));
+  t.truthy(change, 'the change is shown');
+  t.true(change!.rank > 30, 'ranking alone would leave it out');
+  t.is(change!.rare?.beforeRank, burst.rank);
+  t.true(change!.rare!.shared.includes('orders-ro'));
+  t.is(r.groups[r.groups.indexOf(burst) + 1], change, 'right after the burst');
+  const text = renderLogText(r, 10_000);
+  t.regex(text, /rare \(1 record\), 2\.7 min before the burst of #1 .*pool timeout.* \(47 records\) begins, shares 'orders-ro'/);
+  t.regex(text, /and 1 rare group for the bursts it precedes/);
+  t.true(text.indexOf('config_reload') < 4096, 'in the first screen');
+});
+
+test('nothing is claimed before a burst that follows no rare line, nor for a log without bursts', async (t) => {
+  const quiet = await condense(mixedLog(5_000));
+  t.falsy(quiet.groups.find((g) => g.rare !== undefined));
+  const withoutChange = incident.text.replace(`${incident.change}\n`, '');
+  const r = await condense(withoutChange);
+  t.falsy(r.groups.find((g) => g.rare !== undefined));
+});
+
+test('a group whose errors all come from one host says so in its values line', async (t) => {
+  const r = await condense(incident.text);
+  const burst = r.groups.find((g) => g.template.includes('pool timeout'))!;
+  const host = burst.values?.find((v) => v.placeholder.startsWith('host='));
+  t.deepEqual(host?.values, [{ value: `host=${incident.burstHost}`, count: 47 }]);
+  t.regex(renderLogText(r, 10_000), new RegExp(`values: host=.*: host=${incident.burstHost} x47`));
+  // Spread over three hosts, the ordinary events list each with its count.
+  const orders = r.groups.find((g) => g.template.includes('order ord-'))!;
+  const hosts = orders.values!.find((v) => v.values.some((x) => x.value.startsWith('host=')))!;
+  t.is(hosts.values.length, 3);
+  t.is(hosts.values.reduce((n, v) => n + v.count, 0) + hosts.otherRecords, orders.count);
+});
+
+test('enum variations of one event are one group on screen, each word counted', async (t) => {
+  const r = await condense(incident.text);
+  const orders = r.groups.filter((g) => g.template.includes('order ord-'));
+  t.is(orders.length, 1);
+  t.regex(orders[0]!.template, /state <[a-z|]+> -> <[a-z|]+>/);
+  const states = orders[0]!.values!.find((v) => v.placeholder.startsWith('state'))!;
+  t.is(states.values.length + states.others, 4);
+});
+
+test('the same incident log gives the same bytes with --workers 1 and --workers 2', async (t) => {
+  const file = writeTemp(tempDir('incident'), 'service.log', incident.text);
+  const [one, two] = await Promise.all([
+    runCli(['log', file, '--workers', '1', '--chunk-bytes', '32K']),
+    runCli(['log', file, '--workers', '2', '--chunk-bytes', '200K']),
+  ]);
+  t.is(one.code, 0, one.stderr);
+  t.is(one.stdout, two.stdout);
+  t.regex(one.stdout, /config_reload/);
+});
