@@ -55,18 +55,20 @@ export function mergeWordVariables(groups: GroupStat[]): WordMerge {
   }
   const representative = new Map<string, string>();
   const out: GroupStat[] = [];
+  const index = pairIndex(groups);
+  const rule: MergeRule = { accepts: (list, p) => isVariable(list, p, index), token: () => WILDCARD };
   for (const bucket of buckets.values()) {
     let entries = bucket;
     if (entries.length > 1) {
       // Templates that tokenise the same (a date's words, blanks) are one template.
-      entries = mergeAt(entries, []);
+      entries = mergeAt(entries, [], rule);
       const n = entries[0]!.tokens.length;
       // Only positions whose words differ can hold a variable; the rest need no pass.
-      for (const p of varying(entries, n)) if (entries.length > 1) entries = mergeAt(entries, [p]);
+      for (const p of varying(entries, n)) if (entries.length > 1) entries = mergeAt(entries, [p], rule);
       if (n <= PAIR_MAX_TOKENS && entries.length > 1 && entries.length <= PAIR_MAX_TEMPLATES) {
         const ps = varying(entries, n);
         for (let i = 0; i < ps.length; i++) {
-          for (let j = i + 1; j < ps.length && entries.length > 1; j++) entries = mergeAt(entries, [ps[i]!, ps[j]!]);
+          for (let j = i + 1; j < ps.length && entries.length > 1; j++) entries = mergeAt(entries, [ps[i]!, ps[j]!], rule);
         }
       }
     }
@@ -162,7 +164,42 @@ function mergeAt(entries: Entry[], positions: number[], rule: MergeRule = VARIAB
   return out;
 }
 
-function isVariable(list: Entry[], p: number): boolean {
+/** A Unix or a Windows path (`/var/log/x`, `C:\\Windows\\x.dll`, `\\\\host\\share`). */
+const isPath = (w: string): boolean => w.includes('/') || /^(?:[A-Za-z]:)?\\|\\[^\\\s]+\\/.test(w);
+
+/**
+ * For each pair of adjacent words, the groups whose templates hold it. A name (a user, a
+ * host, a queue) stands in the same slot of several different events (`user cyrus` in
+ * "session opened" and "session closed"); an event's enum words (`VM Started`, `VM
+ * Paused`) in that one event.
+ */
+type PairIndex = Map<string, Set<GroupStat>>;
+
+function pairIndex(groups: GroupStat[]): PairIndex {
+  const index: PairIndex = new Map();
+  for (const g of groups) {
+    const tokens = g.template.split(/[ \t]+/);
+    for (let i = 1; i < tokens.length; i++) {
+      const pair = `${tokens[i - 1]} ${tokens[i]}`;
+      let set = index.get(pair);
+      if (set === undefined) index.set(pair, (set = new Set()));
+      set.add(g);
+    }
+  }
+  return index;
+}
+
+/** Do most of the words at p stand, after the same word, in events other than the list's own? */
+function namesElsewhere(words: string[], list: Entry[], p: number, index: PairIndex): boolean {
+  if (p === 0) return false;
+  const before = list[0]!.tokens[p - 1]!;
+  if (!/^[A-Za-z]/.test(before) || before === WILDCARD) return false;
+  const own = new Set(list.flatMap((e) => e.members));
+  const elsewhere = words.filter((w) => [...(index.get(`${before} ${w}`) ?? [])].some((g) => !own.has(g))).length;
+  return elsewhere >= 2 && elsewhere * 2 >= words.length;
+}
+
+function isVariable(list: Entry[], p: number, index?: PairIndex): boolean {
   const counts = new Map<string, number>();
   for (const e of list) {
     // A position already found variable counts as many words.
@@ -171,10 +208,11 @@ function isVariable(list: Entry[], p: number): boolean {
     counts.set(word, (counts.get(word) ?? 0) + e.lines);
   }
   // Two different paths are already a variable: a file name is never the event.
-  if (counts.size >= 2 && [...counts.keys()].every((w) => w.includes('/'))) return true;
+  if (counts.size >= 2 && [...counts.keys()].every(isPath)) return true;
   if (counts.size < MIN_VARIABLE_VALUES) return false;
   if (counts.size >= MIN_WORD_VALUES) return true;
-  return [...counts.keys()].some((w) => /[\d<]/.test(w));
+  const words = [...counts.keys()];
+  return words.some((w) => /[\d<]/.test(w)) || (index !== undefined && namesElsewhere(words, list, p, index));
 }
 
 /** One group from several: sums, the earliest first, the latest last, the first example. */
