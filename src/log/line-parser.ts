@@ -100,13 +100,8 @@ export class LineParser {
   /** A line without a header that starts a record; `opener` is the severity its form carries. */
   plain(buf: Buffer, s: number, e: number, prefix: string, opener: Severity | undefined): void {
     const info = this.#info;
-    let p = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
-    const contentStart = p;
-    for (let f = 0; f < info.leadingTabFields; f++) {
-      const tab = prefix.indexOf('\t', p);
-      if (tab < 0) break;
-      p = tab + 1;
-    }
+    const contentStart = bomLength(buf, s);
+    const p = afterTabFields(prefix, contentStart, info.leadingTabFields);
     this.time = '';
     let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
     if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
@@ -214,13 +209,8 @@ export class LineParser {
   #timestamped(buf: Buffer, s: number, e: number, prefix: string): boolean {
     const info = this.#info;
     // p walks the prefix; p is also the byte offset from s.
-    let p = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
-    const contentStart = p;
-    for (let f = 0; f < info.leadingTabFields; f++) {
-      const tab = prefix.indexOf('\t', p);
-      if (tab < 0) break;
-      p = tab + 1;
-    }
+    const contentStart = bomLength(buf, s);
+    let p = afterTabFields(prefix, contentStart, info.leadingTabFields);
     // A job and step (gh run view) are part of the event; a syslog <PRI> is not.
     const fieldsEnd = p;
     const declared = this.#priOrGlog(prefix, p);
@@ -255,6 +245,19 @@ export class LineParser {
     this.templateAt = fieldsEnd > contentStart ? -1 : msg;
     return true;
   }
+}
+
+const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);
+
+/** Past `count` leading tab-separated fields (gh run view's job and step). */
+function afterTabFields(prefix: string, from: number, count: number): number {
+  let p = from;
+  for (let f = 0; f < count; f++) {
+    const tab = prefix.indexOf('\t', p);
+    if (tab < 0) break;
+    p = tab + 1;
+  }
+  return p;
 }
 
 /** glog: `I0102 15:04:05.000000`, the level letter then MMDD. */

@@ -42,7 +42,8 @@ interface Entry {
   firstLine: number;
 }
 
-export function mergeWordVariables(groups: GroupStat[]): WordMerge {
+/** Groups as entries, bucketed by severity and token count: only those can be one event. */
+function bucketed(groups: GroupStat[]): Map<string, Entry[]> {
   const buckets = new Map<string, Entry[]>();
   for (const g of groups) {
     const all = g.template.split(/[ \t]+/);
@@ -53,6 +54,11 @@ export function mergeWordVariables(groups: GroupStat[]): WordMerge {
     if (b === undefined) buckets.set(key, (b = []));
     b.push({ tokens, header: all.slice(0, all.length - message.length).join(' '), members: [g], lines: g.lines, firstLine: g.firstLine });
   }
+  return buckets;
+}
+
+export function mergeWordVariables(groups: GroupStat[]): WordMerge {
+  const buckets = bucketed(groups);
   const representative = new Map<string, string>();
   const out: GroupStat[] = [];
   const index = pairIndex(groups);
@@ -345,16 +351,7 @@ const ENUM: MergeRule = {
  */
 export function foldEnums(ranked: GroupStat[], top: number, rank: (a: GroupStat, b: GroupStat) => number): WordMerge {
   const position = new Map(ranked.map((g, i) => [g, i]));
-  const buckets = new Map<string, Entry[]>();
-  for (const g of ranked.slice(0, top)) {
-    const all = g.template.split(/[ \t]+/);
-    const message = withoutHeader(all);
-    const tokens = collapseRuns(message);
-    const key = `${g.severity}|${tokens.length}`;
-    let b = buckets.get(key);
-    if (b === undefined) buckets.set(key, (b = []));
-    b.push({ tokens, header: all.slice(0, all.length - message.length).join(' '), members: [g], lines: g.lines, firstLine: g.firstLine });
-  }
+  const buckets = bucketed(ranked.slice(0, top));
   const representative = new Map<string, string>();
   const folded = new Set<GroupStat>();
   const out: GroupStat[] = [];
