@@ -2,7 +2,6 @@ import test from 'ava';
 import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
 import { mergeWordVariables } from '../src/rank/word-variables.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
-import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
 import { textSource } from '../src/source/log-source.js';
 import {
   githubActionsLog,
@@ -17,16 +16,7 @@ import {
   tlsIncidentLog,
   wordVariableLog,
 } from '../fixtures/logs.js';
-
-function asLog(r: CondenseResult): LogResult {
-  if (r.kind !== 'log') throw new Error(`expected a log result, got ${r.kind}`);
-  return r;
-}
-
-const condense = async (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
-  asLog(await condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options }));
-
-const find = (r: LogResult, needle: string): ShownGroup | undefined => r.groups.find((g) => g.template.includes(needle));
+import { asLog, condense, find } from './condense-helpers.js';
 
 test('the same input gives byte-identical results whatever the worker count and chunk size', async (t) => {
   const text = mixedLog(30_000) + javaServiceLog(3_000);

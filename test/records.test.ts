@@ -7,25 +7,16 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condenseLog } from '../src/log/condense-log.js';
-import type { CondenseLogOptions } from '../src/log/options.js';
-import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
 import { renderLogText } from '../src/render/log-text.js';
-import { fileSource, textSource } from '../src/source/log-source.js';
+import { fileSource } from '../src/source/log-source.js';
 import { ips309Crash } from '../fixtures/crash.js';
 import { javaServiceLog, mixedLog } from '../fixtures/logs.js';
 import { seededRandom } from '../fixtures/random.js';
 import { ROOT, tempDir, writeTemp } from './helpers.js';
+import { asLog, condense, find } from './condense-helpers.js';
 
 const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
-
-function asLog(r: CondenseResult): LogResult {
-  if (r.kind !== 'log') throw new Error(`expected a log result, got ${r.kind}`);
-  return r;
-}
-const condense = async (text: string, options: CondenseLogOptions = {}): Promise<LogResult> =>
-  asLog(await condenseLog([textSource('input', text)], { workers: 0, top: 1000, ...options }));
-const find = (r: LogResult, needle: string): ShownGroup | undefined => r.groups.find((g) => g.template.includes(needle));
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
   const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log'];

@@ -16,15 +16,17 @@ export interface LevelColumn {
   letters: boolean;
 }
 
-const LETTERS: Record<string, Severity> = {
+/** logcat's and glog's level letters. */
+export const LEVEL_LETTERS: Readonly<Record<string, Severity>> = {
   V: Severity.Debug,
   D: Severity.Debug,
   I: Severity.Info,
   W: Severity.Warning,
   E: Severity.Error,
   F: Severity.Critical,
-  A: Severity.Critical,
 };
+/** In a column of letters, logcat's `A` (assert) too: alone in prose it is an article. */
+const LETTERS: Readonly<Record<string, Severity>> = { ...LEVEL_LETTERS, A: Severity.Critical };
 
 /** Tokens looked at: level columns sit in the header, within a line's first few fields. */
 const MAX_TOKEN = 12;

@@ -1,5 +1,5 @@
 import type { FormatInfo } from './format.js';
-import { levelOfToken, nthToken } from './level-column.js';
+import { LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from './severity.js';
 import { TemplateScanner } from './template.js';
 import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
@@ -358,14 +358,6 @@ function declaredLevel(line: string, start: number): Severity | undefined {
   return undefined;
 }
 
-const SINGLE_LETTER_LEVELS: Record<string, Severity> = {
-  V: Severity.Debug,
-  D: Severity.Debug,
-  I: Severity.Info,
-  W: Severity.Warning,
-  E: Severity.Error,
-  F: Severity.Critical,
-};
 
 const LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'loglevel']);
 
@@ -396,7 +388,7 @@ function levelToken(line: string, a: number, b: number): Severity | undefined {
   // Level words start with a letter; most tokens (numbers, paths, names) fail here.
   if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
   const word = line.slice(a, b);
-  if (len === 1) return SINGLE_LETTER_LEVELS[word];
+  if (len === 1) return LEVEL_LETTERS[word];
   // Most level tokens are spelled one of three ways: look those up as they are.
   const hit = LEVEL_SPELLINGS.get(word);
   if (hit !== undefined) return marked || hit.upper ? hit.severity : undefined;
