@@ -112,8 +112,8 @@ class OpenRecord {
   #announced = false;
   /** The last non-blank line, while it announces more: a cause's introduction. */
   #announcing: KeptLine | undefined;
-  /** The record speaks of expected and actual values. */
-  #assertionReport = false;
+  /** The record speaks of expected and actual values (undefined: its head not looked at yet). */
+  #assertionReport: boolean | undefined;
 
   #keep(l: ReadLine): KeptLine {
     return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
@@ -150,7 +150,7 @@ class OpenRecord {
     this.first = [];
     this.#announced = endsWithColon(reader.line);
     this.#announcing = undefined;
-    this.#assertionReport = ASSERTION_WORDS.test(latin1(reader.line.buf, reader.line.s, Math.min(reader.line.e, reader.line.s + PREFIX_BYTES)));
+    this.#assertionReport = undefined;
   }
 
   /** A continuation line (blank lines included: `blank`). */
@@ -197,6 +197,8 @@ class OpenRecord {
       const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
       const assertion = ASSERT_DETAIL.test(text);
       if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);
+      // The head is looked at only for records with continuation lines: most have none.
+      this.#assertionReport ??= ASSERTION_WORDS.test(latin1(this.head.buf, this.head.s, Math.min(this.head.e, this.head.s + PREFIX_BYTES)));
       if (ASSERTION_WORDS.test(text)) this.#assertionReport = true;
       // Where the head declared no level, the words of the whole record decide it, and a
       // failed assertion's report (expected and actual values, a diff under them) is an error.

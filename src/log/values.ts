@@ -31,7 +31,7 @@ export class ValueTally {
     h = (h >>> 0) + (to - from) * 4294967296;
     const hashes = this.hashes;
     for (let k = 0; k < hashes.length; k++) {
-      if (hashes[k] === h && this.bytes[k]!.compare(buf, from, to) === 0) {
+      if (hashes[k] === h && sameBytes(this.bytes[k]!, buf, from, to)) {
         this.counts[k]!++;
         return;
       }
@@ -48,6 +48,13 @@ export class ValueTally {
   result(): ValueCounts {
     return this.many ? null : this.bytes.map((b, k) => [cut(b.toString('utf8')), this.counts[k]!]);
   }
+}
+
+/** Byte equality in JS: values are short, and Buffer#compare's call costs more than the loop. */
+function sameBytes(a: Buffer, b: Buffer, from: number, to: number): boolean {
+  if (a.length !== to - from) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[from + i]) return false;
+  return true;
 }
 
 const cut = (s: string): string => (s.length > MAX_VALUE_CHARS ? `${s.slice(0, MAX_VALUE_CHARS - 1)}…` : s);
