@@ -44,10 +44,11 @@ interface KeptLine {
 
 /**
  * Lines under a record's head that say what went wrong without the shape of a cause:
- * an assertion's expected and actual values, a diff's lines, a line that names an
- * exception or uses error words. Shown where there is room beside the cause lines.
+ * an assertion's expected and actual values, a diff's lines, node's `actual !== expected`,
+ * a line that names an exception or uses error words. Shown where there is room beside the
+ * cause lines.
  */
-const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+])/;
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 const MAX_DETAIL_LINES = 6;
 
