@@ -5,7 +5,7 @@ import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from '
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';
 import type { CompareExample, ComparisonResult, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
-import { differsInValues } from './tokens.js';
+import { differsInValues, messageOf } from './tokens.js';
 
 /** Of a group with several exact templates, the first this many show their example. */
 export const MAX_VARIANTS = 3;
@@ -31,7 +31,7 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
   for (const m of matched) {
     if (m.baseline === undefined) onlyNow.push(m);
     else if (m.now === undefined) onlyWas.push(m);
-    else if (m.now.records === 1 && m.baseline.records === 1 && differsInValues(messageOf(m.now.members[0]!), messageOf(m.baseline.members[0]!))) {
+    else if (m.now.records === 1 && m.baseline.records === 1 && differsInValues(message(m.now.members[0]!), message(m.baseline.members[0]!))) {
       valueChanged.push(m);
     } else {
       const change = rateChange(m.now.records, nowRecords, m.baseline.records, wasRecords);
@@ -125,10 +125,8 @@ function recordsOf(state: LogState): number {
   return n;
 }
 
-/** The line without its header's time: what is compared for a change of values. */
-function messageOf(g: GroupStat): string {
-  return g.exampleTemplateAt > 0 ? g.example.slice(g.exampleTemplateAt) : g.example;
-}
+/** A group's first line without its header: what is compared for a change of values. */
+const message = (g: GroupStat): string => messageOf(g.example, g.exampleTemplateAt, g.template);
 
 function sideGroup(m: MatchedGroup, s: SideMembers): SideGroup {
   return {

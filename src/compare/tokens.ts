@@ -1,3 +1,4 @@
+import { afterTokens, headerTokenCount } from '../log/header.js';
 import { fromLevelWord } from '../log/severity.js';
 
 /**
@@ -5,12 +6,16 @@ import { fromLevelWord } from '../log/severity.js';
  * the same events with other values; what tells one event from another is its words.
  */
 
-/** What a group's template says, for likeness: its head (the part before a root cause joined with ` | `). */
+/**
+ * What a group's template says, for likeness: its head (the part before a root cause
+ * joined with ` | `) without its header (host, process, node: see log/header.ts), which
+ * every line of a source shares.
+ */
 export function templateWords(template: string): string[] {
   const bar = template.indexOf(' | ');
-  const head = bar < 0 ? template : template.slice(0, bar);
+  const head = (bar < 0 ? template : template.slice(0, bar)).split(/[ \t]+/).filter((t) => t !== '');
   const out: string[] = [];
-  for (const raw of head.split(/[ \t]+/)) {
+  for (const raw of head.slice(headerTokenCount(head))) {
     const t = normalise(raw);
     if (t === '' || isLevelToken(t)) continue;
     out.push(t);
@@ -91,10 +96,15 @@ export function lineTokens(line: string): string[] {
 /** Units after a number that make it a measurement: a duration or a size. */
 const UNIT = /^(?:ns|us|µs|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|b|bytes?|kb|kib|mb|mib|gb|gib)$/i;
 const MEASURED = /^[-+]?\d*\.\d+(?:[a-zµ%]{1,3})?$|^[-+]?\d+(?:ns|us|µs|ms|s|m|h|b|kb|mb|gb|%)$/i;
-/** A clock time or a date: `19:59:07`, `2026-12-01`, `12/01/2026`, `2026-12-01T19:59:07Z`. */
-const TIME_OR_DATE = /^\d{1,4}(?:[-/:T.,]\d{1,9})+(?:Z|[+-]\d{2}:?\d{2})?$/;
-/** An id: a long number, or digits mixed with hex letters, six characters or more. */
-const ID = /^(?=[^g-z]*\d)[0-9a-f-]{6,}$/i;
+/** A clock time or a date: `19:59:07`, `19:59:07.190`, `2026-12-01`, `2005.06.04`, `12/01/2026`, `2026-12-01T19:59:07Z`. */
+const TIME_OR_DATE = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d{4}([-/.])\d{1,2}\1\d{1,2}(?:[T-]\S*)?|\d{1,2}\/\d{1,2}\/\d{2,4})$/;
+/** An id: six or more digits in a row, or hex of eight or more characters with a digit. */
+const ID = /\d{6}|(?=[0-9a-f]*\d)[0-9a-f]{8}/i;
+
+/** A line's message: what follows its header's time (`timeAt`) and the header tokens of its template. */
+export function messageOf(line: string, timeAt: number, template: string): string {
+  return line.slice(afterTokens(line, Math.max(0, timeAt), headerTokenCount(template.split(/[ \t]+/))));
+}
 
 /**
  * Whether two lines of one template (written once in each run) say something different:
