@@ -1,6 +1,7 @@
 import type { LogState } from '../log/condense-log.js';
 import type { GroupStat } from '../log/partial.js';
 import { severityName, type SeverityName } from '../log/severity.js';
+import { formatCount } from '../render/numbers.js';
 import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from './counterparts.js';
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';
@@ -93,8 +94,8 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
   }
 
   const notes: string[] = [];
-  if (now.merger.overflow.lines > 0) notes.push(`${now.merger.overflow.lines} lines of this run had templates past the group cap: counted, not compared`);
-  if (baseline.merger.overflow.lines > 0) notes.push(`${baseline.merger.overflow.lines} lines of the baseline had templates past the group cap: counted, not compared`);
+  if (now.merger.overflow.lines > 0) notes.push(`${formatCount(now.merger.overflow.lines)} lines of this run had templates past the group cap: counted, not compared`);
+  if (baseline.merger.overflow.lines > 0) notes.push(`${formatCount(baseline.merger.overflow.lines)} lines of the baseline had templates past the group cap: counted, not compared`);
 
   return {
     kind: 'comparison',

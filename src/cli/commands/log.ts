@@ -58,12 +58,12 @@ export const runLog: CommandRunner = async (args, io) => {
   if (values.last !== undefined || values.process !== undefined || values.subsystem !== undefined) {
     if (values.last === undefined) throw new WispError('WISP_BAD_ARGUMENT', '--process and --subsystem filter the system log: give --last too');
     if (positionals.length > 0) throw new WispError('WISP_BAD_ARGUMENT', 'read either files or the system log (--last), not both');
+    if (baseline !== undefined) throw new WispError('WISP_BAD_ARGUMENT', '--baseline compares files; write the system log to a file to compare it');
     const journal = journalSource({
       last: values.last,
       ...(values.process !== undefined ? { process: values.process } : {}),
       ...(values.subsystem !== undefined ? { subsystem: values.subsystem } : {}),
     });
-    if (baseline !== undefined) return runLogComparison([journal], baseline, options, values.json, io);
     const result = await condenseLog([journal], options);
     if (result.kind === 'log') result.read.notes.push(...journal.notes);
     io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.kind === 'log' ? renderLogText(result, 10_000) : '');
