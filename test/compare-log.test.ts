@@ -92,10 +92,12 @@ for (const [name, pair] of Object.entries(pairs)) {
       runCli(['log', failing, '--baseline', baseline, '--workers', '2', '--chunk-bytes', '1K']),
       runCli(['log', failing, '--baseline', partial, '--workers', '2']),
     ]);
-    for (const r of runs) {
-      t.is(r.code, 0, r.stderr);
-      t.is(r.stdout, runs[0]!.stdout);
-    }
+    for (const r of runs) t.is(r.code, 0, r.stderr);
+    t.is(runs[1]!.stdout, runs[0]!.stdout);
+    // The partial's inputs are the log's; the text says it was read from the partial.
+    const note = `note: baseline: read from the partial ${partial} (written by wisp `;
+    t.true(runs[2]!.stdout.includes(note));
+    t.is(runs[2]!.stdout.replace(/^note: baseline: read from the partial .*\n/m, ''), runs[0]!.stdout);
   });
 }
 
@@ -229,6 +231,6 @@ test('a partial is recognised by its head, gzipped or not; anything else is read
   t.is((await baselineItem(gz)).kind, 'log');
   const fromGz = await runCli(['log', join(REAL, pair.failing), '--baseline', gz]);
   const fromPartial = await runCli(['log', join(REAL, pair.failing), '--baseline', plain]);
-  const withoutBaselineLine = (s: string): string => s.replace(/^baseline: .*$/m, '');
+  const withoutBaselineLine = (s: string): string => s.replace(/^baseline: .*\n/m, '').replace(/^note: baseline: read from the partial .*\n/m, '');
   t.is(withoutBaselineLine(fromGz.stdout), withoutBaselineLine(fromPartial.stdout));
 });

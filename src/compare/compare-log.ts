@@ -67,14 +67,19 @@ export async function baselineState(items: BaselineItem[], options: CondenseLogO
     } else {
       // Partials and logs in the order given, merged as `wisp merge` merges partials.
       const files: PartialFile[] = [];
+      const notes: string[] = [];
       for (const item of items) {
-        if (item.kind === 'partial') files.push(await readPartial(item.path));
-        else {
+        if (item.kind === 'partial') {
+          const partial = await readPartial(item.path);
+          files.push(partial);
+          notes.push(`read from the partial ${item.name} (written by ${partial.writtenBy})`);
+        } else {
           const s = await condenseLogState([item.source], { ...strict, crashReports: false }, pool);
           files.push(toPartialFile(s as LogState, `wisp ${WISP_VERSION}`));
         }
       }
       state = mergePartialFiles(files);
+      state.read.notes.push(...notes);
     }
     if ('merger' in state && state.merger.lines - state.merger.skipped === 0) {
       const names = items.map((i) => (i.kind === 'log' ? i.source.name : i.name)).join(', ');

@@ -49,10 +49,9 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
 
   // New groups in rank order; the words rule pairs them with baseline groups that are gone.
   const rankedNew = onlyNow.sort((a, b) => bySeverityCount(a, b, 'now'));
-  const wasInOrder = onlyWas;
   const pairs = pairCounterparts(
     rankedNew.map((m) => m.template),
-    wasInOrder.map((m) => m.template),
+    onlyWas.map((m) => m.template),
   );
   const counterpart = new Map(pairs.map((p) => [p.now, p]));
   const paired = new Set(pairs.map((p) => p.was));
@@ -62,7 +61,7 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
     const p = counterpart.get(i);
     const entry: Omit<NewEntry, 'rank'> = { ...sideGroup(m, m.now!), change: p === undefined ? 'new' : 'words' };
     if (p !== undefined) {
-      entry.was = sideGroup(wasInOrder[p.was]!, wasInOrder[p.was]!.baseline!);
+      entry.was = sideGroup(onlyWas[p.was]!, onlyWas[p.was]!.baseline!);
       entry.similarity = Math.round(p.similarity * 100) / 100;
     }
     entries.push({ m, entry });
@@ -86,7 +85,7 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
     rateCount.lines += m.now!.lines;
   }
 
-  const gone = wasInOrder.filter((_, i) => !paired.has(i)).sort((a, b) => bySeverityCount(a, b, 'baseline'));
+  const gone = onlyWas.filter((_, i) => !paired.has(i)).sort((a, b) => bySeverityCount(a, b, 'baseline'));
   const goneCount = { groups: gone.length, records: 0, lines: 0 };
   for (const m of gone) {
     goneCount.records += m.baseline!.records;

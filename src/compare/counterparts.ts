@@ -18,7 +18,12 @@ export const WORDS_RULE = `a new group is a baseline group with words changed wh
 /** A word in more baseline templates than this does not find candidates: it tells none apart. */
 const MAX_POSTING = 256;
 /** Candidates looked at per new group, most shared words first. */
-const MAX_CANDIDATES = 64;
+const MAX_CANDIDATES = 32;
+/**
+ * New groups paired, in rank order: as many as can be shown (the largest top). Fixed, so
+ * that what is gone does not depend on how many are asked for; it bounds the work.
+ */
+export const PAIR_MAX_NEW = 1000;
 
 export interface Pair {
   now: number;
@@ -43,7 +48,7 @@ export function pairCounterparts(now: readonly string[], was: readonly string[])
     }
   });
   const candidates: Pair[] = [];
-  now.forEach((template, n) => {
+  now.slice(0, PAIR_MAX_NEW).forEach((template, n) => {
     const words = templateWords(template);
     const shared = new Map<number, number>();
     for (const w of new Set(words.filter(isWord))) {

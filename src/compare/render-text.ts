@@ -1,6 +1,7 @@
 import type { InputRead } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
 import { clip } from '../render/clip.js';
+import { formatBytes } from '../render/log-text.js';
 import { formatCount } from '../render/numbers.js';
 import type { ComparisonResult, CompareResult, CrashComparison, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
 
@@ -10,12 +11,6 @@ const CONTINUATION_CHARS = 240;
 /** A gone group shows this many of its continuation lines: what it was is enough. */
 const GONE_MORE_LINES = 2;
 const cell = (s: string, max: number): string => clip(s.replace(/\t/g, ' '), max);
-
-function formatBytes(b: number): string {
-  if (b < 1024) return `${b} B`;
-  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
-  return `${(b / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 export function renderCompareText(r: CompareResult, budget: number): string {
   return r.kind === 'crash-comparison' ? renderCrashComparison(r) : renderComparisonText(r, budget);

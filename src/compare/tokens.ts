@@ -85,12 +85,16 @@ export function unmatchedTokens(a: readonly string[], b: readonly string[]): { a
   return { a: onlyA, b: onlyB };
 }
 
+/** A line's tokens past this many are not compared: the table is quadratic, and an event says what it is early. */
+const MAX_LINE_TOKENS = 200;
+
 /** A line's tokens, cut where templates cut them (blanks, quotes, brackets, `=`, `,` ...). */
 export function lineTokens(line: string): string[] {
   return line
     .split(/[\s"'(),;<=>[\]{|}]+/)
     .map((t) => (t.length > 1 ? t.replace(/[.:]+$/, '') : t))
-    .filter((t) => t !== '');
+    .filter((t) => t !== '')
+    .slice(0, MAX_LINE_TOKENS);
 }
 
 /** Units after a number that make it a measurement: a duration or a size. */
