@@ -46,18 +46,7 @@ function normalise(raw: string): string {
 export const isWord = (t: string): boolean => !t.includes('<') && /\p{L}{2}/u.test(t);
 
 /** Length of the longest common subsequence of two token lists. */
-export function lcsLength(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  let prev = new Uint32Array(b.length + 1);
-  let cur = new Uint32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, cur[j - 1]!);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
-}
+export const lcsLength = (a: readonly string[], b: readonly string[]): number => a.length - unmatchedTokens(a, b).a.length;
 
 /** Tokens of a and b that are not in their longest common subsequence (a's, then b's). */
 export function unmatchedTokens(a: readonly string[], b: readonly string[]): { a: number[]; b: number[] } {
@@ -114,7 +103,7 @@ export function messageOf(line: string, timeAt: number, template: string): strin
  * Whether two lines of one template (written once in each run) say something different:
  * a word or a count changed. A value that varies from run to run by nature does not
  * count: a time or date, a measurement (a number with a fraction or a unit: `0.89s`,
- * `562 ms`), an id (six or more hex characters with a digit, a long number).
+ * `562 ms`), an id (six digits in a row, or eight hex characters with a digit).
  */
 export function differsInValues(nowLine: string, wasLine: string): boolean {
   const a = lineTokens(nowLine);
