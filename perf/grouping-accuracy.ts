@@ -9,7 +9,7 @@
  * With --dev, the systems named are the development split and the rest are held out:
  * both averages are printed, so a rule that helps only where it was written shows.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { condenseChunk } from '../src/log/condense-chunk.js';
@@ -19,47 +19,7 @@ import { recordChunks } from '../src/log/record-chunks.js';
 import { mergeWordVariables } from '../src/rank/word-variables.js';
 import { fileSource } from '../src/source/log-source.js';
 import { lineChunks } from '../src/split/line-chunks.js';
-
-/** RFC 4180 fields of one CSV text: quoted fields may hold commas, quotes and newlines. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
-/** The true group of each line (1-based LineId -> EventId). */
-function truth(csvPath: string): Map<number, string> {
-  const [header, ...rows] = parseCsv(readFileSync(csvPath, 'utf8'));
-  const line = header!.indexOf('LineId');
-  const event = header!.indexOf('EventId');
-  return new Map(rows.filter((r) => r.length > event).map((r) => [Number(r[line]), r[event]!]));
-}
+import { truth } from './loghub-truth.js';
 
 /** wisp's group of each line, as `wisp log --assignments` writes it. */
 async function predicted(logPath: string): Promise<Map<number, string>> {

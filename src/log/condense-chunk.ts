@@ -45,10 +45,11 @@ interface KeptLine {
 
 /**
  * Lines under a record's head that say what went wrong without the shape of a cause:
- * an assertion's expected and actual values, a diff's lines, a line that names an
- * exception or uses error words. Shown where there is room beside the cause lines.
+ * an assertion's expected and actual values, a diff's lines, node's `actual !== expected`,
+ * a line that names an exception or uses error words. Shown where there is room beside the
+ * cause lines.
  */
-const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+])/;
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
 /** Words of an assertion's report: under them, a diff line is a failed assertion's. */
 const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
 const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;

@@ -14,7 +14,7 @@ const n = formatCount;
 /** Tabs as spaces: the layout is ours. */
 const cell = (s: string, max: number): string => clip(s.replace(/\t/g, ' '), max);
 
-function formatBytes(b: number): string {
+export function formatBytes(b: number): string {
   if (b < 1024) return `${b} B`;
   if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
   return `${(b / (1024 * 1024)).toFixed(1)} MB`;

@@ -16,10 +16,11 @@ import { renderLogText } from '../../render/log-text.js';
 import { journalSource } from '../../source/journal-source.js';
 import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
+import { runLogComparison } from './log-baseline.js';
 import type { CommandRunner } from '../io.js';
 
 export const LOG_USAGE =
-  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] [--assignments OUT.csv] | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
+  'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] [--assignments OUT.csv] [--baseline BASE]... | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
 
 export const runLog: CommandRunner = async (args, io) => {
   const parsed = parseCommandLine(args, {
@@ -33,6 +34,7 @@ export const runLog: CommandRunner = async (args, io) => {
     last: { type: 'string' },
     process: { type: 'string' },
     subsystem: { type: 'string' },
+    baseline: { type: 'string', multiple: true },
     // Not for users: lets tests prove that results do not depend on the chunk size.
     'chunk-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -47,10 +49,16 @@ export const runLog: CommandRunner = async (args, io) => {
   if (values.workers !== undefined) options.workers = parseInteger('--workers', values.workers, 0, 64);
   if (values['max-bytes'] !== undefined) options.maxBytes = parseByteCount('--max-bytes', values['max-bytes']);
   if (values['chunk-bytes'] !== undefined) options.chunkBytes = parseByteCount('--chunk-bytes', values['chunk-bytes']);
+  const baseline = values.baseline;
+  if (baseline !== undefined) {
+    const other = (['per-file', 'emit-partial', 'assignments'] as const).find((k) => values[k] !== undefined && values[k] !== false);
+    if (other !== undefined) throw new WispError('WISP_BAD_ARGUMENT', `--baseline compares one run with another; drop --${other}`);
+  }
 
   if (values.last !== undefined || values.process !== undefined || values.subsystem !== undefined) {
     if (values.last === undefined) throw new WispError('WISP_BAD_ARGUMENT', '--process and --subsystem filter the system log: give --last too');
     if (positionals.length > 0) throw new WispError('WISP_BAD_ARGUMENT', 'read either files or the system log (--last), not both');
+    if (baseline !== undefined) throw new WispError('WISP_BAD_ARGUMENT', '--baseline compares files; write the system log to a file to compare it');
     const journal = journalSource({
       last: values.last,
       ...(values.process !== undefined ? { process: values.process } : {}),
@@ -72,6 +80,7 @@ export const runLog: CommandRunner = async (args, io) => {
   const bar = progressBar(io.stderr);
   options.onProgress = bar.update;
   try {
+    if (baseline !== undefined) return await runLogComparison(paths.map(sourceOf), baseline, options, values.json, io);
     const emitTo = values['emit-partial'];
     if (emitTo !== undefined) {
       if (values['per-file']) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');

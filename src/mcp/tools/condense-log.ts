@@ -15,6 +15,7 @@ import { fitAnswer, type ToolAnswer } from '../result.js';
 import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
 import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
 import { toolArgs } from '../schema.js';
+import { baselineField, compareSource, comparisonShape } from './compare-answer.js';
 
 /** The MCP result shows fewer groups than the CLI by default: a few KB, not ten. */
 export const MCP_TOP = 20;
@@ -42,6 +43,7 @@ export const logResultShape = {
   totals: z.object({ lines: z.number().int(), records: z.number().int(), groups: z.number().int() }).optional(),
   omitted: z.object({ groups: z.number().int(), lines: z.number().int() }).optional().describe('Groups and lines past `top`.'),
   command: commandFactsShape.optional(),
+  comparison: comparisonShape,
   text: z.string().describe('The whole condensed result as the model should read it: boundary, notes, groups with examples, continuation and cause lines.'),
 };
 
@@ -51,7 +53,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
     {
       title: 'Condense a log',
       description:
-        'Condenses a log file, CI output, a macOS crash report or the system log into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time, a redacted example and its continuation lines. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. Reads files inside the allowed roots, inline text, or the system log (last); it runs nothing (see run_and_condense for commands). The result carries a handle; search the full raw text with grep_raw.',
+        'Condenses a log file, CI output, a macOS crash report or the system log into its distinct events: groups of lines by template, ranked by severity then count, each with line range, first/last time, a redacted example and its continuation lines. Prefer it to reading a log or running cat/tail on one: it reads megabytes in about a second and states what it left out. Reads files inside the allowed roots, inline text, or the system log (last); it runs nothing (see run_and_condense for commands). The result carries a handle; search the full raw text with grep_raw. With baseline (a passing run: a path or an earlier handle), it shows what is new in this run first.',
       inputSchema: toolArgs({
         ...sourceFields,
         last: z
@@ -62,6 +64,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
         process: z.string().min(1).max(256).optional().describe('With last: only this process (exact name or syslog identifier).'),
         subsystem: z.string().min(1).max(256).optional().describe('With last: only this systemd unit (on macOS, a log subsystem).'),
         top: topField,
+        baseline: baselineField,
       }),
       outputSchema: logResultShape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -93,7 +96,9 @@ export function registerCondenseLog(ctx: ServerContext): void {
           source = resolved.kind === 'path' ? fileSource(resolved.path) : textSource('text', resolved.text);
           origin = originOf(resolved);
         }
-        const result = await ctx.bounded(condenseSource(ctx, source, audit.source!, origin, { top: args.top, signal, extra, notes }), signal);
+        const call: CondenseCall = { top: args.top, signal, extra, notes };
+        const work = args.baseline === undefined ? condenseSource(ctx, source, audit.source!, origin, call) : compareSource(ctx, source, audit.source!, origin, args.baseline, call);
+        const result = await ctx.bounded(work, signal);
         audit.outcome = 'ok';
         audit.bytes = (result.structuredContent.read as { bytes: number }).bytes;
         return result;
