@@ -13,6 +13,8 @@ const fifo = join(root, 'pipe.log');
 execFileSync('mkfifo', [fifo]);
 const socketPath = join(root, 'app.sock');
 const sleeper = writeTemp(root, 'sleeper.mjs', "console.log('started'); setTimeout(() => {}, 120_000);\n");
+// A script of its own for the test that looks for its process: the tests of a file run at once.
+const lonelySleeper = writeTemp(root, 'lonely-sleeper.mjs', "console.log('started'); setTimeout(() => {}, 120_000);\n");
 let n = 0;
 const state = (): string => join(base, `state-${++n}`);
 
@@ -88,9 +90,9 @@ test('the server exits when its client goes, and stops the command it was runnin
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
   while (!out.includes('"id":1')) await new Promise((r) => setTimeout(r, 20));
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_and_condense', arguments: { command: ['node', sleeper] } } });
-  for (let i = 0; i < 100 && processesWith(sleeper).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-  t.true(processesWith(sleeper).length > 0, 'the command is running');
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_and_condense', arguments: { command: ['node', lonelySleeper] } } });
+  for (let i = 0; i < 100 && processesWith(lonelySleeper).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.true(processesWith(lonelySleeper).length > 0, 'the command is running');
   const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(Date.now())));
   const closedAt = Date.now();
   child.stdin.end();
@@ -98,6 +100,6 @@ test('the server exits when its client goes, and stops the command it was runnin
   t.not(at, -1, 'the server exited');
   t.true(at - closedAt < 5000, `${at - closedAt} ms`);
   // The machine may be busy: give the group kill up to 5 s to land.
-  for (let i = 0; i < 100 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  t.deepEqual(processesWith(sleeper), [], 'its command is gone');
+  for (let i = 0; i < 100 && processesWith(lonelySleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.deepEqual(processesWith(lonelySleeper), [], 'its command is gone');
 });
