@@ -5,11 +5,12 @@
  * base64 runs, IBAN starts). Run over UTF-8 bytes; any byte >= 0x80 is a separator, so the
  * result is the same for a raw line and for the string decoded from it.
  *
- * Linear time: the automaton steps once per byte; a keyword hit looks at a bounded window
- * (or, for `url-at`, a window that later hits do not scan again); a run of digits is
- * walked once, when its first digit is met.
+ * Linear time: the automata step once per byte; a keyword hit looks at a bounded window
+ * (or, for `url-at`, a window that later hits do not scan again); a run that a shape check
+ * walks is walked once, when the run automaton (run-events.ts) says it could hold.
  */
 import type { Condition, Context, Shape as ShapeName } from './conditions.js';
+import { buildRunAutomaton, RunEvent } from './run-events.js';
 
 // ---------- byte classes ----------
 
@@ -44,23 +45,12 @@ const EMAIL_LOCAL = table((c) => isAlnumCode(c) || '._%+-'.includes(String.fromC
 const DOMAIN = table((c) => isAlnumCode(c) || c === ch('.') || c === ch('-'));
 const KEY_LINE = table((c) => BASE64[c] === 1 || ' \t\r"\',='.includes(String.fromCharCode(c)));
 
-/** What the main loop does with a byte beyond stepping the automaton. */
-const enum Kind {
-  Base64 = 0, // letters, `+`, `/`: nothing to do
-  Digit,
-  Dash,
-  Dot,
-  Backslash,
-  Other, // ends a base64 run
-}
-const KIND = new Uint8Array(256).fill(Kind.Other);
-for (let c = 0; c < 128; c++) {
-  if (isDigitCode(c)) KIND[c] = Kind.Digit;
-  else if (BASE64[c]) KIND[c] = Kind.Base64;
-}
-KIND[ch('-')] = Kind.Dash;
-KIND[ch('.')] = Kind.Dot;
-KIND[ch('\\')] = Kind.Backslash;
+/** Base64 runs this long are checked for upper case, lower case and a digit (AWS secret keys). */
+const BASE64_RUN = 40;
+/** Hex digits before a `-` (Mailgun and Mailchimp keys). */
+const HEX_RUN = 32;
+/** `[A-Za-z0-9_-]` before a `.` (Discord tokens). */
+const TOKEN_DOT_RUN = 24;
 
 // ---------- IBAN countries (ISO 13616 lengths; 0: not a country) ----------
 
@@ -130,7 +120,7 @@ function publicPrefix(a: number, b: number): boolean {
 }
 
 /** The last few digit groups of a run, for the layout checks (reused: no allocation per scan). */
-const RING = 8;
+const RING = 8; // a power of two: slots are taken with a mask
 const groupLength = new Int32Array(RING);
 const groupFirst = new Int32Array(RING);
 const groupValue = new Int32Array(RING);
@@ -149,6 +139,13 @@ const isWordCode = (c: number): boolean => isAlnumCode(c) || c === ch('_');
  * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
  * SSN, a national phone). Dates and times (`2024-05-01 12:00`) have none of these.
  */
+/** digitRun's first test, in numbers the run automaton reads too: a card's digits, a `+` and 8 digits, three dots, a national number's 9 digits. */
+const CARD_DIGITS = 13;
+const PLUS_DIGITS = 8;
+const QUAD_DOTS = 3;
+const NATIONAL_DIGITS = 9;
+const PAIRS = 5;
+
 function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): number {
   let j = i;
   let digits = 0;
@@ -173,7 +170,9 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
   }
   if (group >= 3) long++;
   else if (group === 2) pairs++;
-  if (digits >= 13 || (plus && digits >= 8) || dots >= 3 || pairs >= 5 || (long >= 2 && digits >= 9)) digitGroups(bytes, i, start, end, out);
+  if (digits >= CARD_DIGITS || (plus && digits >= PLUS_DIGITS) || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS)) {
+    digitGroups(bytes, i, start, end, out);
+  }
   return j;
 }
 
@@ -206,7 +205,7 @@ function digitGroups(bytes: Uint8Array, i: number, start: number, end: number, o
         len++;
         j++;
       }
-      const at = groups % RING;
+      const at = groups & (RING - 1);
       groupLength[at] = len;
       groupFirst[at] = leading;
       groupValue[at] = value;
@@ -264,7 +263,7 @@ const BEFORE_PHONE = charTable('+-./:');
 /** The groups seen so far in the current run, and how many of the last are joined by short gaps. */
 let groups = 0;
 let chained = 0;
-const slot = (back: number): number => (groups - 1 - back + RING * 4) % RING;
+const slot = (back: number): number => (groups - 1 - back) & (RING - 1);
 const len = (back: number): number => (back < chained ? groupLength[slot(back)]! : -1);
 const firstDigit = (back: number): number => groupFirst[slot(back)]!;
 /** The one character before group `back`, or -1 when the gap is not one character. */
@@ -285,7 +284,9 @@ function clean(back: number, forbidden: Uint8Array): boolean {
 
 /** The layouts that end at the last group. */
 function checkLayouts(out: { bits: number }): void {
-  if (chained >= 4) {
+  // Each layout's last group has a length of its own: most groups end none.
+  const last = len(0);
+  if (chained >= 4 && last <= 3) {
     // a.b.c.d: 1-3 digits each, no leading zero, at most 255, public, not a network (d = 0).
     let quad = clean(3, BEFORE_IP);
     for (let b = 0; b < 4 && quad; b++) {
@@ -296,7 +297,7 @@ function checkLayouts(out: { bits: number }): void {
     }
     if (quad && groupValue[slot(0)] !== 0 && publicPrefix(groupValue[slot(3)]!, groupValue[slot(2)]!)) out.bits |= IPV4_BIT;
   }
-  if (chained >= 3) {
+  if (chained >= 3 && (last === 3 || last === 4)) {
     const sep = single(0);
     const a = len(2);
     const b = len(1);
@@ -316,14 +317,14 @@ function checkLayouts(out: { bits: number }): void {
     const trunkSep = single(1);
     if (mid && firstDigit(2) === 0 && a >= 3 && a <= 5 && (trunkSep === SPACE || trunkSep === DASH) && (sep === SPACE || sep === DASH) && clean(2, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chained >= 2) {
+  if (chained >= 2 && last >= 6 && last <= 8) {
     // 0ddd dddddd(dd): a trunk prefix, then the subscriber number in one group.
     const sep = single(0);
     const a = len(1);
     const b = len(0);
     if (firstDigit(1) === 0 && a >= 3 && a <= 5 && b >= 6 && b <= 8 && (sep === SPACE || sep === DASH) && clean(1, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chained >= 5) {
+  if (chained >= 5 && last === 2) {
     // 0d dd dd dd dd
     const sep = single(0);
     let pairs = firstDigit(4) === 0 && (sep === SPACE || sep === DOT) && clean(4, BEFORE_PHONE);
@@ -332,7 +333,60 @@ function checkLayouts(out: { bits: number }): void {
   }
 }
 
+// ---------- where a shape check could hold ----------
+
+const RUNS = buildRunAutomaton({
+  base64: BASE64,
+  wordDash: WORD_DASH,
+  digit: DIGIT,
+  upper: UPPER,
+  digitJoin: DIGIT_JOIN,
+  base64Run: BASE64_RUN,
+  hexRun: HEX_RUN,
+  tokenDotRun: TOKEN_DOT_RUN,
+  digits: Math.min(CARD_DIGITS, NATIONAL_DIGITS, 2 * PAIRS),
+  digitsWithPlus: PLUS_DIGITS,
+  dots: QUAD_DOTS,
+});
+const RUN_CLASS = RUNS.classOf;
+const RUN_NEXT = RUNS.next;
+/** The automata's table rows: 64 keyword characters, 16 byte classes. */
+const KEYWORD_SHIFT = 6;
+const RUN_SHIFT = 4;
+if (RUNS.shift !== RUN_SHIFT) throw new RangeError('too many byte classes');
+const FIRST_EVENT = RUNS.firstEvent;
+const RUN_EVENTS = RUNS.events;
+
 // ---------- the automaton ----------
+
+/** Both automata's states, into and out of the stepper: keyword state << 16 | run state. */
+let stepped = 0;
+
+/**
+ * The hot loop: steps the keyword automaton (`next`, over `classes & 0xff`) and the run
+ * automaton (over `classes >> 8`) from `from` to the first byte where the keyword state
+ * has hits or the run state is an event, and returns where (`end` when none). Made once per
+ * scanner so that the tables are constants of the closure: the compiler then reads them
+ * without checks in the loop.
+ */
+function stepper(next: Uint16Array, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
+  const keywordNext = next;
+  const byteClasses = classes;
+  const firstHitState = firstHit;
+  return (bytes, from, end) => {
+    let state = stepped >>> 16;
+    let runs = stepped & 0xffff;
+    let i = from;
+    for (; i < end; i++) {
+      const c = byteClasses[bytes[i]!]!;
+      state = keywordNext[(state << 6) | (c & 0xff)]!; // 6: KEYWORD_SHIFT
+      runs = RUN_NEXT[(runs << 4) | (c >> 8)]!; // 4: RUN_SHIFT
+      if (state >= firstHitState || runs >= FIRST_EVENT) break;
+    }
+    stepped = (state << 16) | runs;
+    return i;
+  };
+}
 
 interface Entry {
   context: number;
@@ -353,10 +407,10 @@ interface CompiledRule {
 }
 
 export class Scanner {
-  readonly #next: Uint16Array;
+  /** Steps both automata to the next byte where either has something to say. */
+  readonly #step: (bytes: Uint8Array, from: number, end: number) => number;
   /** The automaton's column for each byte (0: a character no keyword holds). */
-  readonly #column: Uint8Array;
-  readonly #shift: number;
+  readonly #column: Uint16Array;
   /** States >= this one have keyword hits. */
   readonly #firstHitState: number;
   readonly #hitStart: Int32Array;
@@ -375,6 +429,13 @@ export class Scanner {
   readonly #stamp: Int32Array;
   #generation = 0;
   #urlNoAtBefore = 0;
+  /** The identifier around the keyword hit being checked (#keyStart, #keyEnd): where it was found for. */
+  #keyStartAt = -1;
+  #keyFrom = 0;
+  #keyEndAt = -1;
+  #keyTo = 0;
+  /** The last scan that raised a part of an `all` condition. */
+  #partSeen = 0;
   readonly #digits = { bits: 0 };
 
   constructor(ruleConditions: readonly (readonly Condition[])[]) {
@@ -467,22 +528,22 @@ export class Scanner {
     let high = low;
     for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
     const symbols = [...new Set(entries.flatMap((e) => [...e.word]))].sort();
-    this.#shift = symbols.length < 64 ? 6 : 7;
+    if (symbols.length >= 1 << KEYWORD_SHIFT) throw new RangeError('too many keyword characters');
     const column = new Uint8Array(256);
     symbols.forEach((symbol, k) => {
       const code = symbol.charCodeAt(0);
       column[code] = k + 1;
       if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
     });
-    this.#column = column;
-    const table = new Uint16Array(states << this.#shift);
+    this.#column = Uint16Array.from(column, (k, c) => k | (RUN_CLASS[c]! << 8));
+    const table = new Uint16Array(states << KEYWORD_SHIFT);
     for (let s = 0; s < states; s++) {
       for (const symbol of symbols) {
         const code = symbol.charCodeAt(0);
-        table[(renumber[s]! << this.#shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
+        table[(renumber[s]! << KEYWORD_SHIFT) | column[code]!] = renumber[next[s * 128 + code]!]!;
       }
     }
-    this.#next = table;
+    this.#step = stepper(table, this.#column, this.#firstHitState);
     const hitStates = states - low;
     this.#hitStart = new Int32Array(hitStates);
     this.#hitEnd = new Int32Array(hitStates);
@@ -524,49 +585,45 @@ export class Scanner {
     const stamp = this.#stamp;
     const generation = ++this.#generation;
     this.#urlNoAtBefore = start;
-    const next = this.#next;
-    const column = this.#column;
-    const shift = this.#shift;
+    this.#keyStartAt = -1;
+    this.#keyEndAt = -1;
     const firstHit = this.#firstHitState;
     const shapes = this.#shapeSignal;
+    const step = this.#step;
     let state = 0;
-    let base64Start = start;
-    let digitsEnd = start;
+    let runs = 0;
     for (let i = start; i < end; i++) {
-      const c = bytes[i]!;
-      state = next[(state << shift) | column[c]!]!;
+      stepped = (state << 16) | runs;
+      i = step(bytes, i, end);
+      if (i === end) break;
+      state = stepped >>> 16;
+      runs = stepped & 0xffff;
       if (state >= firstHit && this.#hits(state - firstHit, bytes, i, start, end, collect)) return true;
-      const kind = KIND[c]!;
-      if (kind === Kind.Base64) continue;
-      if (kind === Kind.Digit) {
-        if (i < digitsEnd) continue;
-        const digits = this.#digits;
-        digits.bits = 0;
-        digitsEnd = digitRun(bytes, i, start, end, digits);
-        if (digits.bits !== 0 && this.#digitShapes(digits.bits, collect)) return true;
-        // IBAN: two capitals, two digits, not inside a longer word.
-        if (i - 2 >= start && UPPER[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && DIGIT[bytes[i + 1]!] && (i - 3 < start || !ALNUM[bytes[i - 3]!])) {
-          if (ibanAt(bytes, i - 2, end) && this.#raise(shapes[Shape.Iban]!, collect)) return true;
+      if (runs < FIRST_EVENT) continue;
+      const events = RUN_EVENTS[runs - FIRST_EVENT]!;
+      if (events & RunEvent.Escape) {
+        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so
+        // does the keyword scan; the runs count it as the letter it is (no event can follow).
+        if (i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
+          state = 0;
+          i++;
+          runs = RUN_NEXT[(runs << RUN_SHIFT) | RUN_CLASS[bytes[i]!]!]!;
         }
         continue;
       }
-      // Anything else ends a base64 run.
-      if (i - base64Start >= 40 && this.#mixedRun(bytes, base64Start, i) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
-      base64Start = i + 1;
-      if (kind === Kind.Dash) {
-        if (runBefore(bytes, i, start, HEX, 32) && this.#raise(shapes[Shape.Hex32Dash]!, collect)) return true;
-      } else if (kind === Kind.Dot) {
-        if (runBefore(bytes, i, start, WORD_DASH, 24) && this.#raise(shapes[Shape.TokenDot]!, collect)) return true;
-      } else if (kind === Kind.Backslash && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
-        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so does the scan.
-        state = 0;
-        i++;
-        base64Start = i + 1;
+      if (events & RunEvent.Base64 && base64Runs(bytes, i + 1 - BASE64_RUN, start, end) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
+      if (events & RunEvent.HexDash && runBefore(bytes, i, start, HEX, HEX_RUN) && this.#raise(shapes[Shape.Hex32Dash]!, collect)) return true;
+      if (events & RunEvent.TokenDot && runBefore(bytes, i, start, WORD_DASH, TOKEN_DOT_RUN) && this.#raise(shapes[Shape.TokenDot]!, collect)) return true;
+      if (events & RunEvent.Iban && ibanStart(bytes, i, start, end) && this.#raise(shapes[Shape.Iban]!, collect)) return true;
+      if (events & RunEvent.Digits) {
+        const digits = this.#digits;
+        digits.bits = 0;
+        digitRun(bytes, firstDigitOfRun(bytes, i, start), start, end, digits);
+        if (digits.bits !== 0 && this.#digitShapes(digits.bits, collect)) return true;
       }
     }
-    if (end - base64Start >= 40 && this.#mixedRun(bytes, base64Start, end) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
     if (end - start <= 256 && keyMaterialLine(bytes, start, end) && this.#raise(shapes[Shape.KeyMaterialLine]!, collect)) return true;
-    if (collect) return false;
+    if (collect || this.#partSeen !== generation) return false;
     for (const parts of this.#conjunctions) {
       let all = true;
       for (const part of parts) if (stamp[part] !== generation) all = false;
@@ -587,7 +644,9 @@ export class Scanner {
   #raise(signal: number, collect: boolean): boolean {
     if (signal < 0) return false;
     this.#stamp[signal] = this.#generation;
-    return !collect && this.#sufficient[signal] === 1;
+    if (this.#sufficient[signal] === 1) return !collect;
+    this.#partSeen = this.#generation;
+    return false;
   }
 
   #hits(hitState: number, bytes: Uint8Array, i: number, start: number, end: number, collect: boolean): boolean {
@@ -603,18 +662,26 @@ export class Scanner {
     return false;
   }
 
-  #mixedRun(bytes: Uint8Array, from: number, to: number): boolean {
-    let upper = false;
-    let lower = false;
-    let digit = false;
-    for (let j = from; j < to; j++) {
-      const c = bytes[j]!;
-      if (isUpperCode(c)) upper = true;
-      else if (isLowerCode(c)) lower = true;
-      else if (isDigitCode(c)) digit = true;
-      if (upper && lower && digit) return true;
+  /**
+   * identStart(bytes, kwStart, start, IDENT, max) for max <= KEY_REACH, the run found once
+   * for all the contexts of a hit (most keywords come with several).
+   */
+  #keyStart(bytes: Uint8Array, kwStart: number, start: number, max: number): number {
+    if (this.#keyStartAt !== kwStart) {
+      this.#keyStartAt = kwStart;
+      // Reaching KEY_REACH + 1 back means longer than any max.
+      this.#keyFrom = skipBack(bytes, kwStart, Math.max(start, kwStart - KEY_REACH - 1), IDENT);
     }
-    return false;
+    return kwStart - this.#keyFrom <= max ? this.#keyFrom : -1;
+  }
+
+  /** Where the identifier holding the keyword ends, looking at most KEY_AFTER bytes on; found once a hit. */
+  #keyEnd(bytes: Uint8Array, kwEnd: number, end: number): number {
+    if (this.#keyEndAt !== kwEnd) {
+      this.#keyEndAt = kwEnd;
+      this.#keyTo = skip(bytes, kwEnd, Math.min(end, kwEnd + KEY_AFTER), IDENT);
+    }
+    return this.#keyTo;
   }
 
   #context(code: number, param: number, bytes: Uint8Array, kwStart: number, kwEnd: number, start: number, end: number): boolean {
@@ -622,7 +689,7 @@ export class Scanner {
       case C.Any:
         return true;
       case C.Assign: {
-        let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
+        let j = this.#keyEnd(bytes, kwEnd, end);
         if (j < end && bytes[j] === 0x5c) j++;
         if (j < end && (bytes[j] === 0x22 || bytes[j] === 0x27)) j++;
         if (j < end && bytes[j] === 0x5d) j++;
@@ -637,8 +704,8 @@ export class Scanner {
       }
       case C.Spaced: {
         // The key is an identifier (`aws_secret_access_key`, `apiToken`), not a word of prose.
-        const from = identStart(bytes, kwStart, start, IDENT, 40);
-        let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
+        const from = this.#keyStart(bytes, kwStart, start, 40);
+        let j = this.#keyEnd(bytes, kwEnd, end);
         if (from < 0 || !compound(bytes, from, j)) return false;
         const blanks = j;
         j = skip(bytes, j, Math.min(end, j + 4), BLANK);
@@ -647,7 +714,7 @@ export class Scanner {
         return skip(bytes, j, Math.min(end, j + 16), TOKEN) - j >= 16;
       }
       case C.Line: {
-        const from = identStart(bytes, kwStart, start, IDENT, 40);
+        const from = this.#keyStart(bytes, kwStart, start, 40);
         if (from < 0) return false;
         // Before the key: blanks and at most one short word (`ENV`, `export`, `set`), then the line start.
         let j = from;
@@ -655,7 +722,7 @@ export class Scanner {
         while (j > floor && (BLANK[bytes[j - 1]!] || isUpperCode(bytes[j - 1]!) || isLowerCode(bytes[j - 1]!))) j--;
         if (j > start && bytes[j - 1] !== 0x0a) return false;
         // After it: blanks, one word, blanks, the line end.
-        let k = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
+        let k = this.#keyEnd(bytes, kwEnd, end);
         const blanks = k;
         k = skip(bytes, k, Math.min(end, k + 8), BLANK);
         if (k === blanks || k >= end) return false;
@@ -669,11 +736,11 @@ export class Scanner {
         return j > kwEnd && j < end && (bytes[j] === 0x22 || bytes[j] === 0x27);
       }
       case C.Xml: {
-        const from = identStart(bytes, kwStart, start, IDENT, 64);
+        const from = this.#keyStart(bytes, kwStart, start, 64);
         return from > start && (bytes[from - 1] === 0x3c || bytes[from - 1] === 0x3a || bytes[from - 1] === 0x2f);
       }
       case C.Named: {
-        const from = identStart(bytes, kwStart, start, IDENT, 64);
+        const from = this.#keyStart(bytes, kwStart, start, 64);
         if (from < 0) return false;
         let j = from;
         if (j > start && (bytes[j - 1] === 0x22 || bytes[j - 1] === 0x27)) j--;
@@ -734,6 +801,10 @@ export class Scanner {
   }
 }
 
+/** How far the contexts look for the identifier holding a keyword: back, and on. */
+const KEY_REACH = 64;
+const KEY_AFTER = 40;
+
 /** The first index at or after `from` (below `limit`) whose byte is not in `cls`. */
 function skip(bytes: Uint8Array, from: number, limit: number, cls: Uint8Array): number {
   let j = from;
@@ -778,6 +849,45 @@ function runBefore(bytes: Uint8Array, at: number, start: number, cls: Uint8Array
   if (at - count < start) return false;
   for (let j = at - 1; j >= at - count; j--) if (!cls[bytes[j]!]) return false;
   return true;
+}
+
+/** Where the digit-join run holding `at` has its first digit. */
+function firstDigitOfRun(bytes: Uint8Array, at: number, start: number): number {
+  let j = at;
+  while (j > start && (DIGIT[bytes[j - 1]!] || DIGIT_JOIN[bytes[j - 1]!])) j--;
+  while (!DIGIT[bytes[j]!]) j++;
+  return j;
+}
+
+/**
+ * Whether the token run from `from` (bytes of base64 or `[A-Za-z0-9_-]`) holds a run of
+ * `BASE64_RUN` or more base64 characters with upper case, lower case and a digit. An escape's
+ * letter (`\n`) starts no base64 run: the rules see it as whitespace.
+ */
+function base64Runs(bytes: Uint8Array, from: number, start: number, end: number): boolean {
+  let j = from;
+  if (j > start && bytes[j - 1] === 0x5c && (bytes[j] === 0x6e || bytes[j] === 0x72 || bytes[j] === 0x74)) j++;
+  while (j < end && (BASE64[bytes[j]!] || WORD_DASH[bytes[j]!])) {
+    let upper = false;
+    let lower = false;
+    let digit = false;
+    const runStart = j;
+    for (; j < end && BASE64[bytes[j]!]; j++) {
+      const c = bytes[j]!;
+      if (isUpperCode(c)) upper = true;
+      else if (isLowerCode(c)) lower = true;
+      else digit ||= isDigitCode(c);
+    }
+    if (j - runStart >= BASE64_RUN && upper && lower && digit) return true;
+    if (j < end && WORD_DASH[bytes[j]!]) j++; // `_` or `-`: in the token run, not in base64
+  }
+  return false;
+}
+
+/** An IBAN may start two bytes before the digit at `i`: two capitals, two digits, not inside a longer word. */
+function ibanStart(bytes: Uint8Array, i: number, start: number, end: number): boolean {
+  if (!(i - 2 >= start && UPPER[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && DIGIT[bytes[i + 1]!] && (i - 3 < start || !ALNUM[bytes[i - 3]!]))) return false;
+  return ibanAt(bytes, i - 2, end);
 }
 
 /** An IBAN start at `p`: a country's capitals and two digits, then enough capitals and digits (single spaces allowed). */
