@@ -146,15 +146,21 @@ const QUAD_DOTS = 3;
 const NATIONAL_DIGITS = 9;
 const PAIRS = 5;
 
-function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): number {
-  let j = i;
+/**
+ * The run of digits and joining characters from `i` (its first digit), walked group by
+ * group only when its groups could make a layout: 13 digits (a card), a `+` and 8 digits,
+ * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
+ * SSN, a national phone), and for the digit counts, when mayHoldLayout says so. Dates
+ * and times (`2024-05-01 12:00`) and long ids pass neither.
+ */
+function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): void {
   let digits = 0;
   let dots = 0;
   let plus = i > start && bytes[i - 1] === PLUS;
   let group = 0;
   let long = 0;
   let pairs = 0;
-  for (; j < end; j++) {
+  for (let j = i; j < end; j++) {
     const c = bytes[j]!;
     if (DIGIT[c]) {
       digits++;
@@ -170,10 +176,54 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
   }
   if (group >= 3) long++;
   else if (group === 2) pairs++;
-  if (digits >= CARD_DIGITS || (plus && digits >= PLUS_DIGITS) || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS)) {
-    digitGroups(bytes, i, start, end, out);
+  if (plus && digits >= PLUS_DIGITS) digitGroups(bytes, i, start, end, out);
+  else if ((digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS)) && mayHoldLayout(bytes, i, end)) digitGroups(bytes, i, start, end, out);
+}
+
+/**
+ * Whether the groups from `i` hold what a card, an address, an SSN, a national phone or
+ * five pairs need of their lengths and gaps: less than digitGroups checks (no lookbehind, no leading
+ * digits but a card's), so every run where digitGroups finds one of these passes.
+ */
+function mayHoldLayout(bytes: Uint8Array, i: number, end: number): boolean {
+  let j = i;
+  let chain = 0; // groups joined by gaps of at most two characters, as digitGroups chains them
+  let prevLength = 0;
+  let prevBefore = 0;
+  let prevLeading = -1;
+  let cardDigits = -1;
+  let quad = 0;
+  let pairRun = 0;
+  let gap = 0; // the characters between the previous group and this one
+  let single = -1; // the one character before this group, -1 when the gap is not one character
+  for (let first = true; ; first = false) {
+    const groupStart = j;
+    const leading = bytes[j]! - 48;
+    while (j < end && DIGIT[bytes[j]!]) j++;
+    const length = j - groupStart;
+    chain = first || gap > 2 ? 1 : chain + 1;
+    // Cards: groups joined by one space or dash, from a group starting with 2-6.
+    cardDigits = (single === SPACE || single === DASH) && cardDigits >= 0 ? cardDigits + length : leading >= 2 && leading <= 6 ? length : -1;
+    if (cardDigits >= CARD_DIGITS) return true;
+    // a.b.c.d
+    quad = length <= 3 ? (single === DOT && quad > 0 ? quad + 1 : 1) : 0;
+    if (quad >= 4) return true;
+    // 0d dd dd dd dd
+    pairRun = length === 2 ? ((single === SPACE || single === DOT) && pairRun > 0 ? pairRun + 1 : 1) : 0;
+    if (pairRun >= PAIRS) return true;
+    // SSN 3-2-4, (ddd) ddd-dddd, ddd-ddd-dddd, 0dd ddd ddd: three chained groups, one character before the last.
+    if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5 && (single === SPACE || single === DOT || single === DASH)) return true;
+    // 0ddd dddddd(dd)
+    if (chain >= 2 && length >= 6 && length <= 8 && prevLength >= 3 && prevLength <= 5 && prevLeading === 0 && (single === SPACE || single === DASH)) return true;
+    prevBefore = prevLength;
+    prevLength = length;
+    prevLeading = leading;
+    const gapFrom = j;
+    while (j < end && DIGIT_JOIN[bytes[j]!]) j++;
+    if (j >= end || !DIGIT[bytes[j]!]) return false;
+    gap = j - gapFrom;
+    single = gap === 1 ? bytes[gapFrom]! : -1;
   }
-  return j;
 }
 
 /**
