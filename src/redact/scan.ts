@@ -133,12 +133,6 @@ let before = -1;
 
 const isWordCode = (c: number): boolean => isAlnumCode(c) || c === ch('_');
 
-/**
- * The run of digits and joining characters from `i` (its first digit), walked group by
- * group only when its groups could make a layout: 13 digits (a card), a `+` and 8 digits,
- * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
- * SSN, a national phone). Dates and times (`2024-05-01 12:00`) have none of these.
- */
 /** digitRun's first test, in numbers the run automaton reads too: a card's digits, a `+` and 8 digits, three dots, a national number's 9 digits. */
 const CARD_DIGITS = 13;
 const PLUS_DIGITS = 8;
@@ -147,46 +141,22 @@ const NATIONAL_DIGITS = 9;
 const PAIRS = 5;
 
 /**
- * The run of digits and joining characters from `i` (its first digit), walked group by
- * group only when its groups could make a layout: 13 digits (a card), a `+` and 8 digits,
- * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
- * SSN, a national phone), and for the digit counts, when mayHoldLayout says so. Dates
- * and times (`2024-05-01 12:00`) and long ids pass neither.
+ * The run of digits and joining characters from `i` (its first digit), handed to
+ * digitGroups only when its groups could make a layout. First test: 13 digits (a card),
+ * a `+` and 8 digits, three dots, five pairs, or two groups of three or more digits and 9
+ * digits in all (an SSN, a national phone). Then, but for a `+`, each `may` below: what
+ * one layout needs of its groups' lengths and gaps, less than digitGroups checks (of
+ * lookbehinds only a card's first group's, of leading digits only a card's), so every run
+ * where digitGroups finds that layout goes on. Dates, times and ids rarely do.
  */
 function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): void {
+  let j = i;
   let digits = 0;
   let dots = 0;
   let plus = i > start && bytes[i - 1] === PLUS;
-  let group = 0;
   let long = 0;
   let pairs = 0;
-  for (let j = i; j < end; j++) {
-    const c = bytes[j]!;
-    if (DIGIT[c]) {
-      digits++;
-      group++;
-      continue;
-    }
-    if (!DIGIT_JOIN[c]) break;
-    if (group >= 3) long++;
-    else if (group === 2) pairs++;
-    group = 0;
-    if (c === DOT) dots++;
-    else if (c === PLUS) plus = true;
-  }
-  if (group >= 3) long++;
-  else if (group === 2) pairs++;
-  if (plus && digits >= PLUS_DIGITS) digitGroups(bytes, i, start, end, out);
-  else if ((digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS)) && mayHoldLayout(bytes, i, end)) digitGroups(bytes, i, start, end, out);
-}
-
-/**
- * Whether the groups from `i` hold what a card, an address, an SSN, a national phone or
- * five pairs need of their lengths and gaps: less than digitGroups checks (no lookbehind, no leading
- * digits but a card's), so every run where digitGroups finds one of these passes.
- */
-function mayHoldLayout(bytes: Uint8Array, i: number, end: number): boolean {
-  let j = i;
+  let may = false;
   let chain = 0; // groups joined by gaps of at most two characters, as digitGroups chains them
   let prevLength = 0;
   let prevBefore = 0;
@@ -201,29 +171,39 @@ function mayHoldLayout(bytes: Uint8Array, i: number, end: number): boolean {
     const leading = bytes[j]! - 48;
     while (j < end && DIGIT[bytes[j]!]) j++;
     const length = j - groupStart;
+    digits += length;
+    if (length >= 3) long++;
+    else if (length === 2) pairs++;
     chain = first || gap > 2 ? 1 : chain + 1;
-    // Cards: groups joined by one space or dash, from a group starting with 2-6.
-    cardDigits = (single === SPACE || single === DASH) && cardDigits >= 0 ? cardDigits + length : leading >= 2 && leading <= 6 ? length : -1;
-    if (cardDigits >= CARD_DIGITS) return true;
+    // Cards: groups joined by one space or dash, from a group starting with 2-6 (the first
+    // one not after a word, `.`, `,` or `-`).
+    const cardStart = leading >= 2 && leading <= 6 && (!first || i === start || (!isWordCode(bytes[i - 1]!) && !BEFORE_CARD[bytes[i - 1]!]));
+    cardDigits = (single === SPACE || single === DASH) && cardDigits >= 0 ? cardDigits + length : cardStart ? length : -1;
     // a.b.c.d
     quad = length <= 3 ? (single === DOT && quad > 0 ? quad + 1 : 1) : 0;
-    if (quad >= 4) return true;
     // 0d dd dd dd dd
     pairRun = length === 2 ? ((single === SPACE || single === DOT) && pairRun > 0 ? pairRun + 1 : 1) : 0;
-    if (pairRun >= PAIRS) return true;
+    if (cardDigits >= CARD_DIGITS || quad >= 4 || pairRun >= PAIRS) may = true;
     // SSN 3-2-4, (ddd) ddd-dddd, ddd-ddd-dddd, 0dd ddd ddd: three chained groups, one character before the last.
-    if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5 && (single === SPACE || single === DOT || single === DASH)) return true;
+    else if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5 && (single === SPACE || single === DOT || single === DASH)) may = true;
     // 0ddd dddddd(dd)
-    if (chain >= 2 && length >= 6 && length <= 8 && prevLength >= 3 && prevLength <= 5 && prevLeading === 0 && (single === SPACE || single === DASH)) return true;
+    else if (chain >= 2 && length >= 6 && length <= 8 && prevLength >= 3 && prevLength <= 5 && prevLeading === 0 && (single === SPACE || single === DASH)) may = true;
     prevBefore = prevLength;
     prevLength = length;
     prevLeading = leading;
+    // The gap to the next group, if there is one.
     const gapFrom = j;
-    while (j < end && DIGIT_JOIN[bytes[j]!]) j++;
-    if (j >= end || !DIGIT[bytes[j]!]) return false;
+    for (; j < end && DIGIT_JOIN[bytes[j]!]; j++) {
+      if (bytes[j] === DOT) dots++;
+      else if (bytes[j] === PLUS) plus = true;
+    }
+    if (j >= end || !DIGIT[bytes[j]!]) break;
     gap = j - gapFrom;
     single = gap === 1 ? bytes[gapFrom]! : -1;
   }
+  const withPlus = plus && digits >= PLUS_DIGITS;
+  const firstTest = withPlus || digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS);
+  if (firstTest && (withPlus || may)) digitGroups(bytes, i, start, end, out);
 }
 
 /**
@@ -473,7 +453,8 @@ export class Scanner {
   readonly #sufficient: Uint8Array;
   readonly #shapeSignal: Int32Array;
   readonly #rules: readonly CompiledRule[];
-  readonly #conjunctions: readonly number[][];
+  /** For each signal that is a part of `all` conditions: those conditions' parts. */
+  readonly #conjunctionsOf: readonly (readonly number[][])[];
   readonly #signalCount: number;
   /** Per-scan state, reused: a signal fired in this scan when its stamp is the scan's generation. */
   readonly #stamp: Int32Array;
@@ -484,8 +465,6 @@ export class Scanner {
   #keyFrom = 0;
   #keyEndAt = -1;
   #keyTo = 0;
-  /** The last scan that raised a part of an `all` condition. */
-  #partSeen = 0;
   readonly #digits = { bits: 0 };
 
   constructor(ruleConditions: readonly (readonly Condition[])[]) {
@@ -518,7 +497,8 @@ export class Scanner {
       return rule;
     });
     const seen = new Set<string>();
-    this.#conjunctions = this.#rules.flatMap((r) => r.conjunctions).filter((c) => !seen.has(String(c)) && seen.add(String(c)));
+    const conjunctions = this.#rules.flatMap((r) => r.conjunctions).filter((c) => !seen.has(String(c)) && seen.add(String(c)));
+    this.#conjunctionsOf = Array.from({ length: signalIds.size }, (_, signal) => conjunctions.filter((parts) => parts.includes(signal)));
     this.#signalCount = signalIds.size;
     this.#sufficient = Uint8Array.from(sufficient);
     this.#shapeSignal = shapeSignal;
@@ -628,12 +608,11 @@ export class Scanner {
   }
 
   /**
-   * The scan. `collect`: record every signal in #fired. Otherwise stop at the first
-   * sufficient signal (parts are recorded and checked at the end).
+   * The scan. `collect`: record every signal in #stamp. Otherwise stop at the first
+   * sufficient signal, or the part that completes an `all` condition.
    */
   #scan(bytes: Uint8Array, start: number, end: number, collect: boolean): boolean {
-    const stamp = this.#stamp;
-    const generation = ++this.#generation;
+    ++this.#generation;
     this.#urlNoAtBefore = start;
     this.#keyStartAt = -1;
     this.#keyEndAt = -1;
@@ -673,12 +652,6 @@ export class Scanner {
       }
     }
     if (end - start <= 256 && keyMaterialLine(bytes, start, end) && this.#raise(shapes[Shape.KeyMaterialLine]!, collect)) return true;
-    if (collect || this.#partSeen !== generation) return false;
-    for (const parts of this.#conjunctions) {
-      let all = true;
-      for (const part of parts) if (stamp[part] !== generation) all = false;
-      if (all) return true;
-    }
     return false;
   }
 
@@ -695,7 +668,13 @@ export class Scanner {
     if (signal < 0) return false;
     this.#stamp[signal] = this.#generation;
     if (this.#sufficient[signal] === 1) return !collect;
-    this.#partSeen = this.#generation;
+    // A part: its conditions may now hold whole.
+    if (collect) return false;
+    for (const parts of this.#conjunctionsOf[signal]!) {
+      let all = true;
+      for (const part of parts) if (this.#stamp[part] !== this.#generation) all = false;
+      if (all) return true;
+    }
     return false;
   }
 
