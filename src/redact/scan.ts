@@ -400,20 +400,23 @@ let stepped = 0;
  * without checks in the loop.
  */
 function stepper(next: Uint16Array, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
-  const keywordNext = next;
+  // States are kept as their row's offset (state << shift): one shift less in each step.
+  const keywordRows = Uint32Array.from(next, (state) => state << 6); // 6: KEYWORD_SHIFT
+  const runRows = Uint16Array.from(RUN_NEXT, (state) => state << 4); // 4: RUN_SHIFT
   const byteClasses = classes;
-  const firstHitState = firstHit;
+  const firstHitRow = firstHit << 6;
+  const firstEventRow = FIRST_EVENT << 4;
   return (bytes, from, end) => {
-    let state = stepped >>> 16;
-    let runs = stepped & 0xffff;
+    let state = (stepped >>> 16) << 6;
+    let runs = (stepped & 0xffff) << 4;
     let i = from;
     for (; i < end; i++) {
       const c = byteClasses[bytes[i]!]!;
-      state = keywordNext[(state << 6) | (c & 0xff)]!; // 6: KEYWORD_SHIFT
-      runs = RUN_NEXT[(runs << 4) | (c >> 8)]!; // 4: RUN_SHIFT
-      if (state >= firstHitState || runs >= FIRST_EVENT) break;
+      state = keywordRows[state | (c & 0xff)]!;
+      runs = runRows[runs | (c >> 8)]!;
+      if (state >= firstHitRow || runs >= firstEventRow) break;
     }
-    stepped = (state << 16) | runs;
+    stepped = ((state >> 6) << 16) | (runs >> 4);
     return i;
   };
 }
