@@ -145,9 +145,9 @@ const PAIRS = 5;
  * digitGroups only when its groups could make a layout. First test: 13 digits (a card),
  * a `+` and 8 digits, three dots, five pairs, or two groups of three or more digits and 9
  * digits in all (an SSN, a national phone). Then, but for a `+`, each `may` below: what
- * one layout needs of its groups' lengths and gaps, less than digitGroups checks (of
- * lookbehinds only a card's first group's, of leading digits only a card's), so every run
- * where digitGroups finds that layout goes on. Dates, times and ids rarely do.
+ * one layout needs of its groups' lengths, gaps and leading digits, less than digitGroups
+ * checks (no lookbehind but before a card's first group), so every run where digitGroups
+ * finds that layout goes on. Dates, times, ids and private addresses rarely do.
  */
 function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): void {
   let j = i;
@@ -163,9 +163,15 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
   let prevLeading = -1;
   let cardDigits = -1;
   let quad = 0;
+  let value1 = 0; // the values of the last three groups of at most three digits, latest first
+  let value2 = 0;
+  let value3 = 0;
   let pairRun = 0;
   let gap = 0; // the characters between the previous group and this one
   let single = -1; // the one character before this group, -1 when the gap is not one character
+  let prevSingle = -1;
+  let prevGapFirst = -1; // the first character before the previous group
+  let gapFirst = -1;
   for (let first = true; ; first = false) {
     const groupStart = j;
     const leading = bytes[j]! - 48;
@@ -179,13 +185,23 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
     // one not after a word, `.`, `,` or `-`).
     const cardStart = leading >= 2 && leading <= 6 && (!first || i === start || (!isWordCode(bytes[i - 1]!) && !BEFORE_CARD[bytes[i - 1]!]));
     cardDigits = (single === SPACE || single === DASH) && cardDigits >= 0 ? cardDigits + length : cardStart ? length : -1;
-    // a.b.c.d
+    // a.b.c.d, public by a and b
     quad = length <= 3 ? (single === DOT && quad > 0 ? quad + 1 : 1) : 0;
+    if (quad >= 4 && publicPrefix(value3, value2)) may = true;
+    if (length <= 3) {
+      value3 = value2;
+      value2 = value1;
+      value1 = digitValue(bytes, groupStart, j);
+    }
     // 0d dd dd dd dd
     pairRun = length === 2 ? ((single === SPACE || single === DOT) && pairRun > 0 ? pairRun + 1 : 1) : 0;
-    if (cardDigits >= CARD_DIGITS || quad >= 4 || pairRun >= PAIRS) may = true;
-    // SSN 3-2-4, (ddd) ddd-dddd, ddd-ddd-dddd, 0dd ddd ddd: three chained groups, one character before the last.
-    else if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5 && (single === SPACE || single === DOT || single === DASH)) may = true;
+    if (cardDigits >= CARD_DIGITS || pairRun >= PAIRS) may = true;
+    // SSN 3-2-4, (ddd) ddd-dddd, ddd-ddd-dddd, 0dd ddd ddd: three chained groups, one space
+    // or dash before the last; with a dot, only ddd.ddd.dddd and (ddd) ddd.dddd.
+    else if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5) {
+      if (single === SPACE || single === DASH) may = true;
+      else if (single === DOT && ((prevBefore === 3 && prevLength === 3 && length === 4 && prevSingle === DOT) || (prevGapFirst === CLOSE && prevLength >= 3))) may = true;
+    }
     // 0ddd dddddd(dd)
     else if (chain >= 2 && length >= 6 && length <= 8 && prevLength >= 3 && prevLength <= 5 && prevLeading === 0 && (single === SPACE || single === DASH)) may = true;
     prevBefore = prevLength;
@@ -198,12 +214,21 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
       else if (bytes[j] === PLUS) plus = true;
     }
     if (j >= end || !DIGIT[bytes[j]!]) break;
+    prevSingle = single;
+    prevGapFirst = gapFirst;
     gap = j - gapFrom;
     single = gap === 1 ? bytes[gapFrom]! : -1;
+    gapFirst = bytes[gapFrom]!;
   }
   const withPlus = plus && digits >= PLUS_DIGITS;
   const firstTest = withPlus || digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS);
   if (firstTest && (withPlus || may)) digitGroups(bytes, i, start, end, out);
+}
+
+function digitValue(bytes: Uint8Array, from: number, to: number): number {
+  let value = 0;
+  for (let j = from; j < to; j++) value = value * 10 + bytes[j]! - 48;
+  return value;
 }
 
 /**
@@ -283,6 +308,7 @@ const SPACE = 0x20;
 const DASH = 0x2d;
 const DOT = 0x2e;
 const PLUS = 0x2b;
+const CLOSE = 0x29;
 const charTable = (chars: string): Uint8Array => table((c) => chars.includes(String.fromCharCode(c)));
 /** What each rule's lookbehind forbids before its first digit group (besides word characters). */
 const BEFORE_CARD = charTable('.,-');
