@@ -406,35 +406,33 @@ const RUNS = buildRunAutomaton({
 });
 const RUN_CLASS = RUNS.classOf;
 const RUN_NEXT = RUNS.next;
-/** The automata's table rows: 64 keyword characters, 16 byte classes. */
-const KEYWORD_SHIFT = 6;
-const RUN_SHIFT = 4;
-if (RUNS.shift !== RUN_SHIFT) throw new RangeError('too many byte classes');
+const RUN_SHIFT = RUNS.shift;
 const FIRST_EVENT = RUNS.firstEvent;
 const RUN_EVENTS = RUNS.events;
 
 // ---------- the automaton ----------
 
-/** Both automata's states, into and out of the stepper: keyword state << 16 | run state. */
-let stepped = 0;
+/** The states of both automata, into and out of a stepper. */
+let keywordState = 0;
+let runState = 0;
 
 /**
- * The hot loop: steps the keyword automaton (`next`, over `classes & 0xff`) and the run
- * automaton (over `classes >> 8`) from `from` to the first byte where the keyword state
- * has hits or the run state is an event, and returns where (`end` when none). Made once per
- * scanner so that the tables are constants of the closure: the compiler then reads them
- * without checks in the loop.
+ * The hot loop: steps the keyword automaton (`next`, rows of `1 << shift` over
+ * `classes & 0xff`) and the run automaton (over `classes >> 8`) from `from` to the first
+ * byte where the keyword state has hits or the run state is an event, and returns where
+ * (`end` when none). Made once per scanner, so that its tables are constants of the
+ * closure: the compiler then reads them without checks in the loop. States are kept as
+ * their row's offset, one shift less a byte.
  */
-function stepper(next: Uint16Array, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
-  // States are kept as their row's offset (state << shift): one shift less in each step.
-  const keywordRows = Uint32Array.from(next, (state) => state << 6); // 6: KEYWORD_SHIFT
-  const runRows = Uint16Array.from(RUN_NEXT, (state) => state << 4); // 4: RUN_SHIFT
+function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
+  const keywordRows = Uint32Array.from(next, (state) => state << shift);
+  const runRows = Uint16Array.from(RUN_NEXT, (state) => state << RUN_SHIFT);
   const byteClasses = classes;
-  const firstHitRow = firstHit << 6;
-  const firstEventRow = FIRST_EVENT << 4;
+  const firstHitRow = firstHit << shift;
+  const firstEventRow = FIRST_EVENT << RUN_SHIFT;
   return (bytes, from, end) => {
-    let state = (stepped >>> 16) << 6;
-    let runs = (stepped & 0xffff) << 4;
+    let state = keywordState << shift;
+    let runs = runState << RUN_SHIFT;
     let i = from;
     for (; i < end; i++) {
       const c = byteClasses[bytes[i]!]!;
@@ -442,7 +440,8 @@ function stepper(next: Uint16Array, classes: Uint16Array, firstHit: number): (by
       runs = runRows[runs | (c >> 8)]!;
       if (state >= firstHitRow || runs >= firstEventRow) break;
     }
-    stepped = ((state >> 6) << 16) | (runs >> 4);
+    keywordState = state >> shift;
+    runState = runs >> RUN_SHIFT;
     return i;
   };
 }
@@ -468,8 +467,6 @@ interface CompiledRule {
 export class Scanner {
   /** Steps both automata to the next byte where either has something to say. */
   readonly #step: (bytes: Uint8Array, from: number, end: number) => number;
-  /** The automaton's column for each byte (0: a character no keyword holds). */
-  readonly #column: Uint16Array;
   /** States >= this one have keyword hits. */
   readonly #firstHitState: number;
   readonly #hitStart: Int32Array;
@@ -489,11 +486,6 @@ export class Scanner {
   readonly #stamp: Int32Array;
   #generation = 0;
   #urlNoAtBefore = 0;
-  /** The identifier around the keyword hit being checked (#keyStart, #keyEnd): where it was found for. */
-  #keyStartAt = -1;
-  #keyFrom = 0;
-  #keyEndAt = -1;
-  #keyTo = 0;
   readonly #digits = { bits: 0 };
 
   constructor(ruleConditions: readonly (readonly Condition[])[]) {
@@ -587,22 +579,23 @@ export class Scanner {
     let high = low;
     for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
     const symbols = [...new Set(entries.flatMap((e) => [...e.word]))].sort();
-    if (symbols.length >= 1 << KEYWORD_SHIFT) throw new RangeError('too many keyword characters');
+    const shift = symbols.length < 64 ? 6 : 7;
     const column = new Uint8Array(256);
     symbols.forEach((symbol, k) => {
       const code = symbol.charCodeAt(0);
       column[code] = k + 1;
       if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
     });
-    this.#column = Uint16Array.from(column, (k, c) => k | (RUN_CLASS[c]! << 8));
-    const table = new Uint16Array(states << KEYWORD_SHIFT);
+    const table = new Uint16Array(states << shift);
     for (let s = 0; s < states; s++) {
       for (const symbol of symbols) {
         const code = symbol.charCodeAt(0);
-        table[(renumber[s]! << KEYWORD_SHIFT) | column[code]!] = renumber[next[s * 128 + code]!]!;
+        table[(renumber[s]! << shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
       }
     }
-    this.#step = stepper(table, this.#column, this.#firstHitState);
+    // Each byte's column in the keyword table and class in the run automaton, in one read.
+    const classes = Uint16Array.from(column, (k, c) => k | (RUN_CLASS[c]! << 8));
+    this.#step = stepper(table, shift, classes, this.#firstHitState);
     const hitStates = states - low;
     this.#hitStart = new Int32Array(hitStates);
     this.#hitEnd = new Int32Array(hitStates);
@@ -643,29 +636,25 @@ export class Scanner {
   #scan(bytes: Uint8Array, start: number, end: number, collect: boolean): boolean {
     ++this.#generation;
     this.#urlNoAtBefore = start;
-    this.#keyStartAt = -1;
-    this.#keyEndAt = -1;
     const firstHit = this.#firstHitState;
     const shapes = this.#shapeSignal;
     const step = this.#step;
-    let state = 0;
-    let runs = 0;
+    keywordState = 0;
+    runState = 0;
     for (let i = start; i < end; i++) {
-      stepped = (state << 16) | runs;
       i = step(bytes, i, end);
       if (i === end) break;
-      state = stepped >>> 16;
-      runs = stepped & 0xffff;
+      const state = keywordState;
       if (state >= firstHit && this.#hits(state - firstHit, bytes, i, start, end, collect)) return true;
-      if (runs < FIRST_EVENT) continue;
-      const events = RUN_EVENTS[runs - FIRST_EVENT]!;
+      if (runState < FIRST_EVENT) continue;
+      const events = RUN_EVENTS[runState - FIRST_EVENT]!;
       if (events & RunEvent.Escape) {
         // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so
         // does the keyword scan; the runs count it as the letter it is (no event can follow).
-        if (i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
-          state = 0;
+        if (isEscape(bytes, i, end)) {
+          keywordState = 0;
           i++;
-          runs = RUN_NEXT[(runs << RUN_SHIFT) | RUN_CLASS[bytes[i]!]!]!;
+          runState = RUN_NEXT[(runState << RUN_SHIFT) | RUN_CLASS[bytes[i]!]!]!;
         }
         continue;
       }
@@ -720,34 +709,12 @@ export class Scanner {
     return false;
   }
 
-  /**
-   * identStart(bytes, kwStart, start, IDENT, max) for max <= KEY_REACH, the run found once
-   * for all the contexts of a hit (most keywords come with several).
-   */
-  #keyStart(bytes: Uint8Array, kwStart: number, start: number, max: number): number {
-    if (this.#keyStartAt !== kwStart) {
-      this.#keyStartAt = kwStart;
-      // Reaching KEY_REACH + 1 back means longer than any max.
-      this.#keyFrom = skipBack(bytes, kwStart, Math.max(start, kwStart - KEY_REACH - 1), IDENT);
-    }
-    return kwStart - this.#keyFrom <= max ? this.#keyFrom : -1;
-  }
-
-  /** Where the identifier holding the keyword ends, looking at most KEY_AFTER bytes on; found once a hit. */
-  #keyEnd(bytes: Uint8Array, kwEnd: number, end: number): number {
-    if (this.#keyEndAt !== kwEnd) {
-      this.#keyEndAt = kwEnd;
-      this.#keyTo = skip(bytes, kwEnd, Math.min(end, kwEnd + KEY_AFTER), IDENT);
-    }
-    return this.#keyTo;
-  }
-
   #context(code: number, param: number, bytes: Uint8Array, kwStart: number, kwEnd: number, start: number, end: number): boolean {
     switch (code as C) {
       case C.Any:
         return true;
       case C.Assign: {
-        let j = this.#keyEnd(bytes, kwEnd, end);
+        let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
         if (j < end && bytes[j] === 0x5c) j++;
         if (j < end && (bytes[j] === 0x22 || bytes[j] === 0x27)) j++;
         if (j < end && bytes[j] === 0x5d) j++;
@@ -762,8 +729,8 @@ export class Scanner {
       }
       case C.Spaced: {
         // The key is an identifier (`aws_secret_access_key`, `apiToken`), not a word of prose.
-        const from = this.#keyStart(bytes, kwStart, start, 40);
-        let j = this.#keyEnd(bytes, kwEnd, end);
+        const from = identStart(bytes, kwStart, start, IDENT, 40);
+        let j = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
         if (from < 0 || !compound(bytes, from, j)) return false;
         const blanks = j;
         j = skip(bytes, j, Math.min(end, j + 4), BLANK);
@@ -772,7 +739,7 @@ export class Scanner {
         return skip(bytes, j, Math.min(end, j + 16), TOKEN) - j >= 16;
       }
       case C.Line: {
-        const from = this.#keyStart(bytes, kwStart, start, 40);
+        const from = identStart(bytes, kwStart, start, IDENT, 40);
         if (from < 0) return false;
         // Before the key: blanks and at most one short word (`ENV`, `export`, `set`), then the line start.
         let j = from;
@@ -780,7 +747,7 @@ export class Scanner {
         while (j > floor && (BLANK[bytes[j - 1]!] || isUpperCode(bytes[j - 1]!) || isLowerCode(bytes[j - 1]!))) j--;
         if (j > start && bytes[j - 1] !== 0x0a) return false;
         // After it: blanks, one word, blanks, the line end.
-        let k = this.#keyEnd(bytes, kwEnd, end);
+        let k = skip(bytes, kwEnd, Math.min(end, kwEnd + 40), IDENT);
         const blanks = k;
         k = skip(bytes, k, Math.min(end, k + 8), BLANK);
         if (k === blanks || k >= end) return false;
@@ -794,11 +761,11 @@ export class Scanner {
         return j > kwEnd && j < end && (bytes[j] === 0x22 || bytes[j] === 0x27);
       }
       case C.Xml: {
-        const from = this.#keyStart(bytes, kwStart, start, 64);
+        const from = identStart(bytes, kwStart, start, IDENT, 64);
         return from > start && (bytes[from - 1] === 0x3c || bytes[from - 1] === 0x3a || bytes[from - 1] === 0x2f);
       }
       case C.Named: {
-        const from = this.#keyStart(bytes, kwStart, start, 64);
+        const from = identStart(bytes, kwStart, start, IDENT, 64);
         if (from < 0) return false;
         let j = from;
         if (j > start && (bytes[j - 1] === 0x22 || bytes[j - 1] === 0x27)) j--;
@@ -859,10 +826,6 @@ export class Scanner {
   }
 }
 
-/** How far the contexts look for the identifier holding a keyword: back, and on. */
-const KEY_REACH = 64;
-const KEY_AFTER = 40;
-
 /** The first index at or after `from` (below `limit`) whose byte is not in `cls`. */
 function skip(bytes: Uint8Array, from: number, limit: number, cls: Uint8Array): number {
   let j = from;
@@ -909,6 +872,11 @@ function runBefore(bytes: Uint8Array, at: number, start: number, cls: Uint8Array
   return true;
 }
 
+/** A `\n`, `\r` or `\t` escape at `i`. */
+function isEscape(bytes: Uint8Array, i: number, end: number): boolean {
+  return bytes[i] === 0x5c && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74);
+}
+
 /** Where the digit-join run holding `at` has its first digit. */
 function firstDigitOfRun(bytes: Uint8Array, at: number, start: number): number {
   let j = at;
@@ -924,7 +892,7 @@ function firstDigitOfRun(bytes: Uint8Array, at: number, start: number): number {
  */
 function base64Runs(bytes: Uint8Array, from: number, start: number, end: number): boolean {
   let j = from;
-  if (j > start && bytes[j - 1] === 0x5c && (bytes[j] === 0x6e || bytes[j] === 0x72 || bytes[j] === 0x74)) j++;
+  if (j > start && isEscape(bytes, j - 1, end)) j++;
   while (j < end && (BASE64[bytes[j]!] || WORD_DASH[bytes[j]!])) {
     let upper = false;
     let lower = false;
