@@ -10,7 +10,7 @@
  * thresholds (passed in by scan.ts), so the checks see every place where they could hold.
  *
  * The runs counted, each from the range's start:
- * - token: bytes of base64 or `[A-Za-z0-9_-]` in a row (a base64 run, a hex or word run is one);
+ * - token: bytes of base64 or `[A-Za-z0-9_-]` in a row (every base64, hex or word run lies in one);
  * - capitals in a row;
  * - a digit-join run (digits and joining characters): its digits, the dots after its first
  *   digit, and whether it holds a `+`.
@@ -75,7 +75,6 @@ interface State {
 }
 
 const PLUS = 0x2b;
-const SLASH = 0x2f;
 const DASH = 0x2d;
 const DOT = 0x2e;
 const BACKSLASH = 0x5c;
@@ -106,7 +105,6 @@ export function buildRunAutomaton(spec: RunSpec): RunAutomaton {
     }
     classOf[c] = k;
   }
-  if (features(SLASH)[0] !== 1) throw new Error('`/` is a base64 character: the token run counts it');
   const shift = Math.ceil(Math.log2(classFeatures.length));
 
   const step = (s: State, k: number): State => {

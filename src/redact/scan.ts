@@ -400,6 +400,7 @@ const RUNS = buildRunAutomaton({
   base64Run: BASE64_RUN,
   hexRun: HEX_RUN,
   tokenDotRun: TOKEN_DOT_RUN,
+  // The fewest digits that the first test's clauses on digits (but the `+` one) let through.
   digits: Math.min(CARD_DIGITS, NATIONAL_DIGITS, 2 * PAIRS),
   digitsWithPlus: PLUS_DIGITS,
   dots: QUAD_DOTS,
