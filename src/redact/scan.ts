@@ -616,12 +616,12 @@ export class Scanner {
 
   /** Whether any rule may change `bytes[start, end)`. Allocates nothing. */
   any(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
-    return this.#scan(bytes, start, end, false);
+    return this.#scan(asBuffer(bytes), start, end, false);
   }
 
   /** For each rule (in construction order), whether it may change the text. */
   rulesToRun(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
-    this.#scan(bytes, start, end, true);
+    this.#scan(asBuffer(bytes), start, end, true);
     const fired = (s: number): boolean => this.#stamp[s] === this.#generation;
     const run = new Uint8Array(this.#rules.length);
     this.#rules.forEach((rule, r) => {
@@ -825,6 +825,14 @@ export class Scanner {
         return true;
     }
   }
+}
+
+/**
+ * The scan reads Buffers only (a view, when given another Uint8Array): its loop then sees
+ * one kind of array, whether the screen or redact() calls it, and is compiled for that one.
+ */
+function asBuffer(bytes: Uint8Array): Uint8Array {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The first index at or after `from` (below `limit`) whose byte is not in `cls`. */
