@@ -427,6 +427,7 @@ let runState = 0;
  */
 function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
   const keywordRows = Uint32Array.from(next, (state) => state << shift);
+  if (RUN_NEXT.length > 0x10000) throw new RangeError('too many run states for 16-bit rows');
   const runRows = Uint16Array.from(RUN_NEXT, (state) => state << RUN_SHIFT);
   const byteClasses = classes;
   const firstHitRow = firstHit << shift;
