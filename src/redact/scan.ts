@@ -5,11 +5,12 @@
  * base64 runs, IBAN starts). Run over UTF-8 bytes; any byte >= 0x80 is a separator, so the
  * result is the same for a raw line and for the string decoded from it.
  *
- * Linear time: the automaton steps once per byte; a keyword hit looks at a bounded window
- * (or, for `url-at`, a window that later hits do not scan again); a run of digits is
- * walked once, when its first digit is met.
+ * Linear time: the automata step once per byte; a keyword hit looks at a bounded window
+ * (or, for `url-at`, a window that later hits do not scan again); a run that a shape check
+ * walks is walked once, when the run automaton (run-events.ts) says it could hold.
  */
 import type { Condition, Context, Shape as ShapeName } from './conditions.js';
+import { buildRunAutomaton, RunEvent } from './run-events.js';
 
 // ---------- byte classes ----------
 
@@ -44,23 +45,12 @@ const EMAIL_LOCAL = table((c) => isAlnumCode(c) || '._%+-'.includes(String.fromC
 const DOMAIN = table((c) => isAlnumCode(c) || c === ch('.') || c === ch('-'));
 const KEY_LINE = table((c) => BASE64[c] === 1 || ' \t\r"\',='.includes(String.fromCharCode(c)));
 
-/** What the main loop does with a byte beyond stepping the automaton. */
-const enum Kind {
-  Base64 = 0, // letters, `+`, `/`: nothing to do
-  Digit,
-  Dash,
-  Dot,
-  Backslash,
-  Other, // ends a base64 run
-}
-const KIND = new Uint8Array(256).fill(Kind.Other);
-for (let c = 0; c < 128; c++) {
-  if (isDigitCode(c)) KIND[c] = Kind.Digit;
-  else if (BASE64[c]) KIND[c] = Kind.Base64;
-}
-KIND[ch('-')] = Kind.Dash;
-KIND[ch('.')] = Kind.Dot;
-KIND[ch('\\')] = Kind.Backslash;
+/** Base64 runs this long are checked for upper case, lower case and a digit (AWS secret keys). */
+const BASE64_RUN = 40;
+/** Hex digits before a `-` (Mailgun and Mailchimp keys). */
+const HEX_RUN = 32;
+/** `[A-Za-z0-9_-]` before a `.` (Discord tokens). */
+const TOKEN_DOT_RUN = 24;
 
 // ---------- IBAN countries (ISO 13616 lengths; 0: not a country) ----------
 
@@ -130,7 +120,7 @@ function publicPrefix(a: number, b: number): boolean {
 }
 
 /** The last few digit groups of a run, for the layout checks (reused: no allocation per scan). */
-const RING = 8;
+const RING = 8; // a power of two: slots are taken with a mask
 const groupLength = new Int32Array(RING);
 const groupFirst = new Int32Array(RING);
 const groupValue = new Int32Array(RING);
@@ -143,38 +133,102 @@ let before = -1;
 
 const isWordCode = (c: number): boolean => isAlnumCode(c) || c === ch('_');
 
+/** digitRun's first test, in numbers the run automaton reads too: a card's digits, a `+` and 8 digits, three dots, a national number's 9 digits. */
+const CARD_DIGITS = 13;
+const PLUS_DIGITS = 8;
+const QUAD_DOTS = 3;
+const NATIONAL_DIGITS = 9;
+const PAIRS = 5;
+
 /**
- * The run of digits and joining characters from `i` (its first digit), walked group by
- * group only when its groups could make a layout: 13 digits (a card), a `+` and 8 digits,
- * three dots, five pairs, or two groups of three or more digits and 9 digits in all (an
- * SSN, a national phone). Dates and times (`2024-05-01 12:00`) have none of these.
+ * The run of digits and joining characters from `i` (its first digit), handed to
+ * digitGroups only when its groups could make a layout. First test: 13 digits (a card),
+ * a `+` and 8 digits, three dots, five pairs, or two groups of three or more digits and 9
+ * digits in all (an SSN, a national phone). Then, but for a `+`, each `may` below: what
+ * one layout needs of its groups' lengths, gaps and leading digits, less than digitGroups
+ * checks (no lookbehind but before a card's first group), so every run where digitGroups
+ * finds that layout goes on. Dates, times, ids and private addresses rarely do.
  */
-function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): number {
+function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out: { bits: number }): void {
   let j = i;
   let digits = 0;
   let dots = 0;
   let plus = i > start && bytes[i - 1] === PLUS;
-  let group = 0;
   let long = 0;
   let pairs = 0;
-  for (; j < end; j++) {
-    const c = bytes[j]!;
-    if (DIGIT[c]) {
-      digits++;
-      group++;
-      continue;
+  let may = false;
+  let chain = 0; // groups joined by gaps of at most two characters, as digitGroups chains them
+  let prevLength = 0;
+  let prevBefore = 0;
+  let prevLeading = -1;
+  let cardDigits = -1;
+  let quad = 0;
+  let value1 = 0; // the values of the last three groups of at most three digits, latest first
+  let value2 = 0;
+  let value3 = 0;
+  let pairRun = 0;
+  let gap = 0; // the characters between the previous group and this one
+  let single = -1; // the one character before this group, -1 when the gap is not one character
+  let prevSingle = -1;
+  let prevGapFirst = -1; // the first character before the previous group
+  let gapFirst = -1;
+  for (let first = true; ; first = false) {
+    const groupStart = j;
+    const leading = bytes[j]! - 48;
+    while (j < end && DIGIT[bytes[j]!]) j++;
+    const length = j - groupStart;
+    digits += length;
+    if (length >= 3) long++;
+    else if (length === 2) pairs++;
+    chain = first || gap > 2 ? 1 : chain + 1;
+    // Cards: groups joined by one space or dash, from a group starting with 2-6 (the first
+    // one not after a word, `.`, `,` or `-`).
+    const cardStart = leading >= 2 && leading <= 6 && (!first || i === start || (!isWordCode(bytes[i - 1]!) && !BEFORE_CARD[bytes[i - 1]!]));
+    cardDigits = (single === SPACE || single === DASH) && cardDigits >= 0 ? cardDigits + length : cardStart ? length : -1;
+    // a.b.c.d, public by a and b
+    quad = length <= 3 ? (single === DOT && quad > 0 ? quad + 1 : 1) : 0;
+    if (quad >= 4 && publicPrefix(value3, value2)) may = true;
+    if (length <= 3) {
+      value3 = value2;
+      value2 = value1;
+      value1 = digitValue(bytes, groupStart, j);
     }
-    if (!DIGIT_JOIN[c]) break;
-    if (group >= 3) long++;
-    else if (group === 2) pairs++;
-    group = 0;
-    if (c === DOT) dots++;
-    else if (c === PLUS) plus = true;
+    // 0d dd dd dd dd
+    pairRun = length === 2 ? ((single === SPACE || single === DOT) && pairRun > 0 ? pairRun + 1 : 1) : 0;
+    if (cardDigits >= CARD_DIGITS || pairRun >= PAIRS) may = true;
+    // SSN 3-2-4, (ddd) ddd-dddd, ddd-ddd-dddd, 0dd ddd ddd: three chained groups, one space
+    // or dash before the last; with a dot, only ddd.ddd.dddd and (ddd) ddd.dddd.
+    else if (chain >= 3 && length >= 3 && length <= 4 && prevLength >= 2 && prevLength <= 4 && prevBefore >= 2 && prevBefore <= 5) {
+      if (single === SPACE || single === DASH) may = true;
+      else if (single === DOT && ((prevBefore === 3 && prevLength === 3 && length === 4 && prevSingle === DOT) || (prevGapFirst === CLOSE && prevLength >= 3))) may = true;
+    }
+    // 0ddd dddddd(dd)
+    else if (chain >= 2 && length >= 6 && length <= 8 && prevLength >= 3 && prevLength <= 5 && prevLeading === 0 && (single === SPACE || single === DASH)) may = true;
+    prevBefore = prevLength;
+    prevLength = length;
+    prevLeading = leading;
+    // The gap to the next group, if there is one.
+    const gapFrom = j;
+    for (; j < end && DIGIT_JOIN[bytes[j]!]; j++) {
+      if (bytes[j] === DOT) dots++;
+      else if (bytes[j] === PLUS) plus = true;
+    }
+    if (j >= end || !DIGIT[bytes[j]!]) break;
+    prevSingle = single;
+    prevGapFirst = gapFirst;
+    gap = j - gapFrom;
+    single = gap === 1 ? bytes[gapFrom]! : -1;
+    gapFirst = bytes[gapFrom]!;
   }
-  if (group >= 3) long++;
-  else if (group === 2) pairs++;
-  if (digits >= 13 || (plus && digits >= 8) || dots >= 3 || pairs >= 5 || (long >= 2 && digits >= 9)) digitGroups(bytes, i, start, end, out);
-  return j;
+  const withPlus = plus && digits >= PLUS_DIGITS;
+  const firstTest = withPlus || digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS);
+  if (firstTest && (withPlus || may)) digitGroups(bytes, i, start, end, out);
+}
+
+function digitValue(bytes: Uint8Array, from: number, to: number): number {
+  let value = 0;
+  for (let j = from; j < to; j++) value = value * 10 + bytes[j]! - 48;
+  return value;
 }
 
 /**
@@ -206,7 +260,7 @@ function digitGroups(bytes: Uint8Array, i: number, start: number, end: number, o
         len++;
         j++;
       }
-      const at = groups % RING;
+      const at = groups & (RING - 1);
       groupLength[at] = len;
       groupFirst[at] = leading;
       groupValue[at] = value;
@@ -254,6 +308,7 @@ const SPACE = 0x20;
 const DASH = 0x2d;
 const DOT = 0x2e;
 const PLUS = 0x2b;
+const CLOSE = 0x29;
 const charTable = (chars: string): Uint8Array => table((c) => chars.includes(String.fromCharCode(c)));
 /** What each rule's lookbehind forbids before its first digit group (besides word characters). */
 const BEFORE_CARD = charTable('.,-');
@@ -264,7 +319,7 @@ const BEFORE_PHONE = charTable('+-./:');
 /** The groups seen so far in the current run, and how many of the last are joined by short gaps. */
 let groups = 0;
 let chained = 0;
-const slot = (back: number): number => (groups - 1 - back + RING * 4) % RING;
+const slot = (back: number): number => (groups - 1 - back) & (RING - 1);
 const len = (back: number): number => (back < chained ? groupLength[slot(back)]! : -1);
 const firstDigit = (back: number): number => groupFirst[slot(back)]!;
 /** The one character before group `back`, or -1 when the gap is not one character. */
@@ -285,7 +340,9 @@ function clean(back: number, forbidden: Uint8Array): boolean {
 
 /** The layouts that end at the last group. */
 function checkLayouts(out: { bits: number }): void {
-  if (chained >= 4) {
+  // Each layout's last group has a length of its own: most groups end none.
+  const last = len(0);
+  if (chained >= 4 && last <= 3) {
     // a.b.c.d: 1-3 digits each, no leading zero, at most 255, public, not a network (d = 0).
     let quad = clean(3, BEFORE_IP);
     for (let b = 0; b < 4 && quad; b++) {
@@ -296,7 +353,7 @@ function checkLayouts(out: { bits: number }): void {
     }
     if (quad && groupValue[slot(0)] !== 0 && publicPrefix(groupValue[slot(3)]!, groupValue[slot(2)]!)) out.bits |= IPV4_BIT;
   }
-  if (chained >= 3) {
+  if (chained >= 3 && (last === 3 || last === 4)) {
     const sep = single(0);
     const a = len(2);
     const b = len(1);
@@ -316,14 +373,14 @@ function checkLayouts(out: { bits: number }): void {
     const trunkSep = single(1);
     if (mid && firstDigit(2) === 0 && a >= 3 && a <= 5 && (trunkSep === SPACE || trunkSep === DASH) && (sep === SPACE || sep === DASH) && clean(2, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chained >= 2) {
+  if (chained >= 2 && last >= 6 && last <= 8) {
     // 0ddd dddddd(dd): a trunk prefix, then the subscriber number in one group.
     const sep = single(0);
     const a = len(1);
     const b = len(0);
     if (firstDigit(1) === 0 && a >= 3 && a <= 5 && b >= 6 && b <= 8 && (sep === SPACE || sep === DASH) && clean(1, BEFORE_PHONE)) out.bits |= PHONE_BIT;
   }
-  if (chained >= 5) {
+  if (chained >= 5 && last === 2) {
     // 0d dd dd dd dd
     const sep = single(0);
     let pairs = firstDigit(4) === 0 && (sep === SPACE || sep === DOT) && clean(4, BEFORE_PHONE);
@@ -332,7 +389,64 @@ function checkLayouts(out: { bits: number }): void {
   }
 }
 
+// ---------- where a shape check could hold ----------
+
+const RUNS = buildRunAutomaton({
+  base64: BASE64,
+  wordDash: WORD_DASH,
+  digit: DIGIT,
+  upper: UPPER,
+  digitJoin: DIGIT_JOIN,
+  base64Run: BASE64_RUN,
+  hexRun: HEX_RUN,
+  tokenDotRun: TOKEN_DOT_RUN,
+  // The fewest digits that the first test's clauses on digits (but the `+` one) let through.
+  digits: Math.min(CARD_DIGITS, NATIONAL_DIGITS, 2 * PAIRS),
+  digitsWithPlus: PLUS_DIGITS,
+  dots: QUAD_DOTS,
+});
+const RUN_CLASS = RUNS.classOf;
+const RUN_NEXT = RUNS.next;
+const RUN_SHIFT = RUNS.shift;
+const FIRST_EVENT = RUNS.firstEvent;
+const RUN_EVENTS = RUNS.events;
+
 // ---------- the automaton ----------
+
+/** The states of both automata, into and out of a stepper. */
+let keywordState = 0;
+let runState = 0;
+
+/**
+ * The hot loop: steps the keyword automaton (`next`, rows of `1 << shift` over
+ * `classes & 0xff`) and the run automaton (over `classes >> 8`) from `from` to the first
+ * byte where the keyword state has hits or the run state is an event, and returns where
+ * (`end` when none). Made once per scanner, so that its tables are constants of the
+ * closure: the compiler then reads them without checks in the loop. States are kept as
+ * their row's offset, one shift less a byte.
+ */
+function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
+  const keywordRows = Uint32Array.from(next, (state) => state << shift);
+  if (RUN_NEXT.length > 0x10000) throw new RangeError('too many run states for 16-bit rows');
+  const runRows = Uint16Array.from(RUN_NEXT, (state) => state << RUN_SHIFT);
+  const byteClasses = classes;
+  const firstHitRow = firstHit << shift;
+  const firstEventRow = FIRST_EVENT << RUN_SHIFT;
+  return (bytes, from, end) => {
+    let state = keywordState << shift;
+    let runs = runState << RUN_SHIFT;
+    let i = from;
+    for (; i < end; i++) {
+      const c = byteClasses[bytes[i]!]!;
+      state = keywordRows[state | (c & 0xff)]!;
+      runs = runRows[runs | (c >> 8)]!;
+      if (state >= firstHitRow || runs >= firstEventRow) break;
+    }
+    keywordState = state >> shift;
+    runState = runs >> RUN_SHIFT;
+    return i;
+  };
+}
 
 interface Entry {
   context: number;
@@ -353,10 +467,8 @@ interface CompiledRule {
 }
 
 export class Scanner {
-  readonly #next: Uint16Array;
-  /** The automaton's column for each byte (0: a character no keyword holds). */
-  readonly #column: Uint8Array;
-  readonly #shift: number;
+  /** Steps both automata to the next byte where either has something to say. */
+  readonly #step: (bytes: Uint8Array, from: number, end: number) => number;
   /** States >= this one have keyword hits. */
   readonly #firstHitState: number;
   readonly #hitStart: Int32Array;
@@ -369,7 +481,8 @@ export class Scanner {
   readonly #sufficient: Uint8Array;
   readonly #shapeSignal: Int32Array;
   readonly #rules: readonly CompiledRule[];
-  readonly #conjunctions: readonly number[][];
+  /** For each signal that is a part of `all` conditions: those conditions' parts. */
+  readonly #conjunctionsOf: readonly (readonly number[][])[];
   readonly #signalCount: number;
   /** Per-scan state, reused: a signal fired in this scan when its stamp is the scan's generation. */
   readonly #stamp: Int32Array;
@@ -407,7 +520,8 @@ export class Scanner {
       return rule;
     });
     const seen = new Set<string>();
-    this.#conjunctions = this.#rules.flatMap((r) => r.conjunctions).filter((c) => !seen.has(String(c)) && seen.add(String(c)));
+    const conjunctions = this.#rules.flatMap((r) => r.conjunctions).filter((c) => !seen.has(String(c)) && seen.add(String(c)));
+    this.#conjunctionsOf = Array.from({ length: signalIds.size }, (_, signal) => conjunctions.filter((parts) => parts.includes(signal)));
     this.#signalCount = signalIds.size;
     this.#sufficient = Uint8Array.from(sufficient);
     this.#shapeSignal = shapeSignal;
@@ -467,22 +581,23 @@ export class Scanner {
     let high = low;
     for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
     const symbols = [...new Set(entries.flatMap((e) => [...e.word]))].sort();
-    this.#shift = symbols.length < 64 ? 6 : 7;
+    const shift = symbols.length < 64 ? 6 : 7;
     const column = new Uint8Array(256);
     symbols.forEach((symbol, k) => {
       const code = symbol.charCodeAt(0);
       column[code] = k + 1;
       if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
     });
-    this.#column = column;
-    const table = new Uint16Array(states << this.#shift);
+    const table = new Uint16Array(states << shift);
     for (let s = 0; s < states; s++) {
       for (const symbol of symbols) {
         const code = symbol.charCodeAt(0);
-        table[(renumber[s]! << this.#shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
+        table[(renumber[s]! << shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
       }
     }
-    this.#next = table;
+    // Each byte's column in the keyword table and class in the run automaton, in one read.
+    const classes = Uint16Array.from(column, (k, c) => k | (RUN_CLASS[c]! << 8));
+    this.#step = stepper(table, shift, classes, this.#firstHitState);
     const hitStates = states - low;
     this.#hitStart = new Int32Array(hitStates);
     this.#hitEnd = new Int32Array(hitStates);
@@ -502,12 +617,12 @@ export class Scanner {
 
   /** Whether any rule may change `bytes[start, end)`. Allocates nothing. */
   any(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
-    return this.#scan(bytes, start, end, false);
+    return this.#scan(asBuffer(bytes), start, end, false);
   }
 
   /** For each rule (in construction order), whether it may change the text. */
   rulesToRun(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
-    this.#scan(bytes, start, end, true);
+    this.#scan(asBuffer(bytes), start, end, true);
     const fired = (s: number): boolean => this.#stamp[s] === this.#generation;
     const run = new Uint8Array(this.#rules.length);
     this.#rules.forEach((rule, r) => {
@@ -517,61 +632,46 @@ export class Scanner {
   }
 
   /**
-   * The scan. `collect`: record every signal in #fired. Otherwise stop at the first
-   * sufficient signal (parts are recorded and checked at the end).
+   * The scan. `collect`: record every signal in #stamp. Otherwise stop at the first
+   * sufficient signal, or the part that completes an `all` condition.
    */
   #scan(bytes: Uint8Array, start: number, end: number, collect: boolean): boolean {
-    const stamp = this.#stamp;
-    const generation = ++this.#generation;
+    ++this.#generation;
     this.#urlNoAtBefore = start;
-    const next = this.#next;
-    const column = this.#column;
-    const shift = this.#shift;
     const firstHit = this.#firstHitState;
     const shapes = this.#shapeSignal;
-    let state = 0;
-    let base64Start = start;
-    let digitsEnd = start;
+    const step = this.#step;
+    keywordState = 0;
+    runState = 0;
     for (let i = start; i < end; i++) {
-      const c = bytes[i]!;
-      state = next[(state << shift) | column[c]!]!;
+      i = step(bytes, i, end);
+      if (i === end) break;
+      const state = keywordState;
       if (state >= firstHit && this.#hits(state - firstHit, bytes, i, start, end, collect)) return true;
-      const kind = KIND[c]!;
-      if (kind === Kind.Base64) continue;
-      if (kind === Kind.Digit) {
-        if (i < digitsEnd) continue;
-        const digits = this.#digits;
-        digits.bits = 0;
-        digitsEnd = digitRun(bytes, i, start, end, digits);
-        if (digits.bits !== 0 && this.#digitShapes(digits.bits, collect)) return true;
-        // IBAN: two capitals, two digits, not inside a longer word.
-        if (i - 2 >= start && UPPER[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && DIGIT[bytes[i + 1]!] && (i - 3 < start || !ALNUM[bytes[i - 3]!])) {
-          if (ibanAt(bytes, i - 2, end) && this.#raise(shapes[Shape.Iban]!, collect)) return true;
+      if (runState < FIRST_EVENT) continue;
+      const events = RUN_EVENTS[runState - FIRST_EVENT]!;
+      if (events & RunEvent.Escape) {
+        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so
+        // does the keyword scan; the runs count it as the letter it is (no event can follow).
+        if (isEscape(bytes, i, end)) {
+          keywordState = 0;
+          i++;
+          runState = RUN_NEXT[(runState << RUN_SHIFT) | RUN_CLASS[bytes[i]!]!]!;
         }
         continue;
       }
-      // Anything else ends a base64 run.
-      if (i - base64Start >= 40 && this.#mixedRun(bytes, base64Start, i) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
-      base64Start = i + 1;
-      if (kind === Kind.Dash) {
-        if (runBefore(bytes, i, start, HEX, 32) && this.#raise(shapes[Shape.Hex32Dash]!, collect)) return true;
-      } else if (kind === Kind.Dot) {
-        if (runBefore(bytes, i, start, WORD_DASH, 24) && this.#raise(shapes[Shape.TokenDot]!, collect)) return true;
-      } else if (kind === Kind.Backslash && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74)) {
-        // `\n`, `\r`, `\t` escapes: the rules see the letter as whitespace (escapes.ts), so does the scan.
-        state = 0;
-        i++;
-        base64Start = i + 1;
+      if (events & RunEvent.Base64 && base64Runs(bytes, i + 1 - BASE64_RUN, start, end) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
+      if (events & RunEvent.HexDash && runBefore(bytes, i, start, HEX, HEX_RUN) && this.#raise(shapes[Shape.Hex32Dash]!, collect)) return true;
+      if (events & RunEvent.TokenDot && runBefore(bytes, i, start, WORD_DASH, TOKEN_DOT_RUN) && this.#raise(shapes[Shape.TokenDot]!, collect)) return true;
+      if (events & RunEvent.Iban && ibanStart(bytes, i, start, end) && this.#raise(shapes[Shape.Iban]!, collect)) return true;
+      if (events & RunEvent.Digits) {
+        const digits = this.#digits;
+        digits.bits = 0;
+        digitRun(bytes, firstDigitOfRun(bytes, i, start), start, end, digits);
+        if (digits.bits !== 0 && this.#digitShapes(digits.bits, collect)) return true;
       }
     }
-    if (end - base64Start >= 40 && this.#mixedRun(bytes, base64Start, end) && this.#raise(shapes[Shape.Base64]!, collect)) return true;
     if (end - start <= 256 && keyMaterialLine(bytes, start, end) && this.#raise(shapes[Shape.KeyMaterialLine]!, collect)) return true;
-    if (collect) return false;
-    for (const parts of this.#conjunctions) {
-      let all = true;
-      for (const part of parts) if (stamp[part] !== generation) all = false;
-      if (all) return true;
-    }
     return false;
   }
 
@@ -587,7 +687,15 @@ export class Scanner {
   #raise(signal: number, collect: boolean): boolean {
     if (signal < 0) return false;
     this.#stamp[signal] = this.#generation;
-    return !collect && this.#sufficient[signal] === 1;
+    if (this.#sufficient[signal] === 1) return !collect;
+    // A part: its conditions may now hold whole.
+    if (collect) return false;
+    for (const parts of this.#conjunctionsOf[signal]!) {
+      let all = true;
+      for (const part of parts) if (this.#stamp[part] !== this.#generation) all = false;
+      if (all) return true;
+    }
+    return false;
   }
 
   #hits(hitState: number, bytes: Uint8Array, i: number, start: number, end: number, collect: boolean): boolean {
@@ -599,20 +707,6 @@ export class Scanner {
       const kwEnd = i + 1;
       const kwStart = kwEnd - this.#entryLength[e]!;
       if (this.#context(this.#entryContext[e]!, this.#entryParam[e]!, bytes, kwStart, kwEnd, start, end) && this.#raise(signal, collect)) return true;
-    }
-    return false;
-  }
-
-  #mixedRun(bytes: Uint8Array, from: number, to: number): boolean {
-    let upper = false;
-    let lower = false;
-    let digit = false;
-    for (let j = from; j < to; j++) {
-      const c = bytes[j]!;
-      if (isUpperCode(c)) upper = true;
-      else if (isLowerCode(c)) lower = true;
-      else if (isDigitCode(c)) digit = true;
-      if (upper && lower && digit) return true;
     }
     return false;
   }
@@ -734,6 +828,14 @@ export class Scanner {
   }
 }
 
+/**
+ * The scan reads Buffers only (a view, when given another Uint8Array): its loop then sees
+ * one kind of array, whether the screen or redact() calls it, and is compiled for that one.
+ */
+function asBuffer(bytes: Uint8Array): Uint8Array {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** The first index at or after `from` (below `limit`) whose byte is not in `cls`. */
 function skip(bytes: Uint8Array, from: number, limit: number, cls: Uint8Array): number {
   let j = from;
@@ -778,6 +880,50 @@ function runBefore(bytes: Uint8Array, at: number, start: number, cls: Uint8Array
   if (at - count < start) return false;
   for (let j = at - 1; j >= at - count; j--) if (!cls[bytes[j]!]) return false;
   return true;
+}
+
+/** A `\n`, `\r` or `\t` escape at `i`. */
+function isEscape(bytes: Uint8Array, i: number, end: number): boolean {
+  return bytes[i] === 0x5c && i + 1 < end && (bytes[i + 1] === 0x6e || bytes[i + 1] === 0x72 || bytes[i + 1] === 0x74);
+}
+
+/** Where the digit-join run holding `at` has its first digit. */
+function firstDigitOfRun(bytes: Uint8Array, at: number, start: number): number {
+  let j = at;
+  while (j > start && (DIGIT[bytes[j - 1]!] || DIGIT_JOIN[bytes[j - 1]!])) j--;
+  while (!DIGIT[bytes[j]!]) j++;
+  return j;
+}
+
+/**
+ * Whether the token run from `from` (bytes of base64 or `[A-Za-z0-9_-]`) holds a run of
+ * `BASE64_RUN` or more base64 characters with upper case, lower case and a digit. An escape's
+ * letter (`\n`) starts no base64 run: the rules see it as whitespace.
+ */
+function base64Runs(bytes: Uint8Array, from: number, start: number, end: number): boolean {
+  let j = from;
+  if (j > start && isEscape(bytes, j - 1, end)) j++;
+  while (j < end && (BASE64[bytes[j]!] || WORD_DASH[bytes[j]!])) {
+    let upper = false;
+    let lower = false;
+    let digit = false;
+    const runStart = j;
+    for (; j < end && BASE64[bytes[j]!]; j++) {
+      const c = bytes[j]!;
+      if (isUpperCode(c)) upper = true;
+      else if (isLowerCode(c)) lower = true;
+      else digit ||= isDigitCode(c);
+    }
+    if (j - runStart >= BASE64_RUN && upper && lower && digit) return true;
+    if (j < end && WORD_DASH[bytes[j]!]) j++; // `_` or `-`: in the token run, not in base64
+  }
+  return false;
+}
+
+/** An IBAN may start two bytes before the digit at `i`: two capitals, two digits, not inside a longer word. */
+function ibanStart(bytes: Uint8Array, i: number, start: number, end: number): boolean {
+  if (!(i - 2 >= start && UPPER[bytes[i - 1]!] && UPPER[bytes[i - 2]!] && DIGIT[bytes[i + 1]!] && (i - 3 < start || !ALNUM[bytes[i - 3]!]))) return false;
+  return ibanAt(bytes, i - 2, end);
 }
 
 /** An IBAN start at `p`: a country's capitals and two digits, then enough capitals and digits (single spaces allowed). */
