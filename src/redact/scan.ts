@@ -45,7 +45,7 @@ const EMAIL_LOCAL = table((c) => isAlnumCode(c) || '._%+-'.includes(String.fromC
 const DOMAIN = table((c) => isAlnumCode(c) || c === ch('.') || c === ch('-'));
 const KEY_LINE = table((c) => BASE64[c] === 1 || ' \t\r"\',='.includes(String.fromCharCode(c)));
 
-/** Base64 runs this long are checked for upper case, lower case and a digit (AWS secret keys). */
+/** Base64 runs this long are checked for upper case, lower case and a digit or `+` `/` (AWS secret keys, key material). */
 const BASE64_RUN = 40;
 /** Hex digits before a `-` (Mailgun and Mailchimp keys). */
 const HEX_RUN = 32;
@@ -906,15 +906,16 @@ function base64Runs(bytes: Uint8Array, from: number, start: number, end: number)
   while (j < end && (BASE64[bytes[j]!] || WORD_DASH[bytes[j]!])) {
     let upper = false;
     let lower = false;
-    let digit = false;
+    // A digit, or `+` or `/`: key material without a digit (isKeyMaterial) has one of those.
+    let other = false;
     const runStart = j;
     for (; j < end && BASE64[bytes[j]!]; j++) {
       const c = bytes[j]!;
       if (isUpperCode(c)) upper = true;
       else if (isLowerCode(c)) lower = true;
-      else digit ||= isDigitCode(c);
+      else other = true;
     }
-    if (j - runStart >= BASE64_RUN && upper && lower && digit) return true;
+    if (j - runStart >= BASE64_RUN && upper && lower && other) return true;
     if (j < end && WORD_DASH[bytes[j]!]) j++; // `_` or `-`: in the token run, not in base64
   }
   return false;
