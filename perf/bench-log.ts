@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logShowDefault, mixedLogLines } from '../fixtures/logs.js';
 import { condenseLog } from '../src/log/condense-log.js';
-import { fileSource } from '../src/source/log-source.js';
-import { defaultThreadCount, WorkerPool } from '../src/pool/worker-pool.js';
+import { fileSource } from '../src/input/sources.js';
+import { defaultThreadCount, WorkerPool } from '../src/pipeline/worker-pool.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');

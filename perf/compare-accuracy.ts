@@ -19,7 +19,7 @@ import { condenseChunk } from '../src/log/condense-chunk.js';
 import { condenseLogState, type LogState } from '../src/log/condense-log.js';
 import { detectFormat, withFormat } from '../src/log/detect.js';
 import { recordChunks } from '../src/log/record-chunks.js';
-import { textSource } from '../src/source/log-source.js';
+import { textSource } from '../src/input/sources.js';
 import { lineChunks } from '../src/split/line-chunks.js';
 import { truth } from './loghub-truth.js';
 

@@ -17,7 +17,7 @@ import { condenseLogState } from '../src/log/condense-log.js';
 import { detectFormat, withFormat } from '../src/log/detect.js';
 import { recordChunks } from '../src/log/record-chunks.js';
 import { mergeWordVariables } from '../src/rank/word-variables.js';
-import { fileSource } from '../src/source/log-source.js';
+import { fileSource } from '../src/input/sources.js';
 import { lineChunks } from '../src/split/line-chunks.js';
 import { truth } from './loghub-truth.js';
 

@@ -11,7 +11,7 @@ import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
 import type { LogResult } from '../src/log/result.js';
 import { toPartialFile } from '../src/merge/partial-file.js';
 import { renderLogText } from '../src/render/log-text.js';
-import { textSource } from '../src/source/log-source.js';
+import { textSource } from '../src/input/sources.js';
 import { knownKindExamples } from '../fixtures/known-kinds.js';
 
 const examples = knownKindExamples();

@@ -7,7 +7,7 @@ import test from 'ava';
 import { jsonShape, type ShapeInput, type ShapeOptions, type ShapeReport } from '../src/shape/index.js';
 import { apiExport, jsonLines, rng } from '../fixtures/json.js';
 import { tempDir, writeTemp } from './helpers.js';
-import { WorkerPool } from '../src/pool/worker-pool.js';
+import { WorkerPool } from '../src/pipeline/worker-pool.js';
 
 function comparable(r: ShapeReport): { text: string; tree: string } {
   return {

@@ -1,4 +1,4 @@
-import { exitCodeFor, isWispError } from '../errors.js';
+import { exitCodeFor, isWispError } from '../core/errors.js';
 import type { CliIo, CommandRunner } from './io.js';
 
 /** Each command lives in its own module, loaded only when it is asked for. */

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { expandPaths } from '../source/expand-paths.js';
+import { expandPaths } from '../input/expand-paths.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**

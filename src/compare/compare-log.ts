@@ -1,14 +1,14 @@
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
-import { isWispError, WispError } from '../errors.js';
+import { isWispError, WispError } from '../core/errors.js';
 import { condenseLogState, type LogState } from '../log/condense-log.js';
 import { resolveOptions, type CondenseLogOptions } from '../log/options.js';
 import type { CrashResult } from '../log/result.js';
 import { mergePartialFiles, PARTIAL_FORMAT, toPartialFile, type PartialFile } from '../merge/partial-file.js';
 import { readPartial } from '../merge/partial-io.js';
-import type { WorkerPool } from '../pool/worker-pool.js';
-import { fileSource, type LogSource } from '../source/log-source.js';
-import { WISP_VERSION } from '../version.js';
+import type { WorkerPool } from '../pipeline/worker-pool.js';
+import { fileSource, type LogSource } from '../input/sources.js';
+import { WISP_VERSION } from '../core/version.js';
 import { compareCrashes } from './compare-crashes.js';
 import { compareStates } from './compare-states.js';
 import type { CompareResult } from './result.js';

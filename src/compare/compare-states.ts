@@ -1,7 +1,7 @@
 import type { LogState } from '../log/condense-log.js';
 import type { GroupStat } from '../log/partial.js';
 import { severityName, type SeverityName } from '../log/severity.js';
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from './counterparts.js';
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';

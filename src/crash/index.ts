@@ -9,7 +9,7 @@
  * - Legacy `.crash` text.
  */
 
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { isSingleProcessCrash } from './bug-types.js';
 import { parseIpsJsonCrash, readIpsHeader, reportFromHeader, type IpsHeader } from './ips.js';
 import { isObject } from './json-body.js';

@@ -8,7 +8,7 @@
  *   strings, which strict JSON forbids. One repair pass escapes them before giving up.
  */
 
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 export type JsonObject = { [key: string]: unknown };
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { redact } from '../redact/index.js';
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import { lineMatcher, type LineMatcher, type Occurrence } from './matcher.js';
 
 export interface GrepQuery {

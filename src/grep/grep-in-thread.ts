@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import type { GrepQuery, GrepResult } from './grep-file.js';
 
 const WORKER = new URL('../../workers/grep-raw.js', import.meta.url);

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { WispError } from '../errors.js';
-import type { LogSource } from '../source/log-source.js';
+import { WispError } from '../core/errors.js';
+import type { LogSource } from '../input/sources.js';
 import { lineChunks } from '../split/line-chunks.js';
 import { condenseChunk } from './condense-chunk.js';
 import type { LogState } from './condense-log.js';

@@ -1,10 +1,10 @@
 import { looksLikeCrashReport, parseCrashReport } from '../crash/index.js';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { LogMerger } from '../merge/log-merger.js';
-import { defaultThreadCount, WorkerPool } from '../pool/worker-pool.js';
+import { defaultThreadCount, WorkerPool } from '../pipeline/worker-pool.js';
 import { rankGroups } from '../rank/rank-groups.js';
 import type { WordMerge } from '../rank/word-variables.js';
-import { peek, type LogSource, type OpenedSource } from '../source/log-source.js';
+import { peek, type LogSource, type OpenedSource } from '../input/sources.js';
 import { lineChunks } from '../split/line-chunks.js';
 import type { CondenseLogTask } from '../../workers/condense-log.js';
 import { condenseChunk } from './condense-chunk.js';

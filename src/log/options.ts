@@ -1,4 +1,4 @@
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { DEFAULT_CHUNK_BYTES } from '../split/line-chunks.js';
 
 /** The agent path's input cap (ADR 0032): the tail beyond it is kept. */

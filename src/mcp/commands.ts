@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WispError } from '../errors.js';
-import { commandAllowed, runCommand, type CommandResult } from '../source/command.js';
-import { commandEnv, existingRealPaths, secretPaths, type SandboxPolicy } from '../source/sandbox.js';
+import { WispError } from '../core/errors.js';
+import { commandAllowed, runCommand, type CommandResult } from '../input/command.js';
+import { commandEnv, existingRealPaths, secretPaths, type SandboxPolicy } from '../input/sandbox.js';
 import type { AuditCommand } from './audit-log.js';
 import type { ServerContext, ToolExtra } from './context.js';
 

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isWispError, WispError } from '../errors.js';
-import { WorkerPool, defaultThreadCount } from '../pool/worker-pool.js';
-import { findSandbox, type Sandbox } from '../source/sandbox.js';
+import { isWispError, WispError } from '../core/errors.js';
+import { WorkerPool, defaultThreadCount } from '../pipeline/worker-pool.js';
+import { findSandbox, type Sandbox } from '../input/sandbox.js';
 import type { AuditLog } from './audit-log.js';
 import type { RawStore } from './raw-store.js';
 import type { AllowedRoots } from './roots.js';

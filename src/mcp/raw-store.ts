@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /** Where the stored bytes came from, so that an answer can say how to search what was not stored. */
 export type PayloadOrigin = { kind: 'file'; path: string } | { kind: 'command'; argv: string[] } | { kind: 'journal' } | { kind: 'text' };

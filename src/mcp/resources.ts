@@ -1,8 +1,8 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isWispError } from '../errors.js';
+import { isWispError } from '../core/errors.js';
 import { readLines } from '../grep/grep-file.js';
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import type { ServerContext } from './context.js';
 
 /** The raw resource returns at most this much text a read. */

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /**
  * The folders a client may name paths in: the server's `--root` flags plus the client's

@@ -1,4 +1,4 @@
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import type { LogState } from '../log/condense-log.js';
 import type { LogPartial } from '../log/partial.js';
 import type { LogResult } from '../log/result.js';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load, struct, array, type TypeObject } from 'koffi';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */

@@ -2,8 +2,8 @@ import type { LogResult, ShownGroup } from '../log/result.js';
 import { SEVERITIES } from '../log/severity.js';
 import { renderCrashReport } from '../crash/index.js';
 import { afterTokens, headerTokenCount } from '../log/header.js';
-import { clip } from './clip.js';
-import { formatCount } from './numbers.js';
+import { clip } from '../core/clip.js';
+import { formatCount } from '../core/text.js';
 
 /** Of a template or an example, this much of the message is shown; the header before it is cut first. */
 const MESSAGE_CHARS = 300;

@@ -7,7 +7,7 @@
  * when the text looks truncated (it stops inside a value), and says when it is several
  * pretty-printed documents one after another.
  */
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { ByteWalker } from './byte-walk.js';
 import { isBlankBytes, isJsonSpace } from './lines.js';
 import { newNode, type ShapeNode } from './node.js';

@@ -8,7 +8,7 @@
  *                               pool; a single document through stream-json's tokenizer
  */
 import { stat } from 'node:fs/promises';
-import type { WorkerPool } from '../pool/worker-pool.js';
+import type { WorkerPool } from '../pipeline/worker-pool.js';
 import { chunksOfBytes, chunksOfStream } from './chunks.js';
 import { detect, startsAsJsonLines } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';

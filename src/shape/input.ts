@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { formatCount } from './text.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
 

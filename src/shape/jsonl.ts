@@ -3,7 +3,7 @@
  * partial shapes merged strictly in input order, and the first line that is not JSON
  * reported with its global line number (or as a truncated last line).
  */
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { shapeChunk, type ChunkTask } from './chunk-task.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { mergeInto } from './merge.js';

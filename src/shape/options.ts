@@ -3,8 +3,8 @@
  * before any input is read, with WISP_BAD_ARGUMENT).
  */
 import { availableParallelism } from 'node:os';
-import { WispError } from '../errors.js';
-import { WorkerPool } from '../pool/worker-pool.js';
+import { WispError } from '../core/errors.js';
+import { WorkerPool } from '../pipeline/worker-pool.js';
 
 export interface ShapeOptions {
   /** Lines of outline text, header and footer included (default 120, at least 10). */

@@ -3,8 +3,8 @@
  * its threads warm between calls), else a pool started for this call and closed after it.
  * Chunk buffers are transferred, not copied.
  */
-import { WispError } from '../errors.js';
-import { WorkerPool } from '../pool/worker-pool.js';
+import { WispError } from '../core/errors.js';
+import { WorkerPool } from '../pipeline/worker-pool.js';
 import type { ChunkTask } from './chunk-task.js';
 import type { LinesShape } from './lines.js';
 

@@ -6,7 +6,7 @@
  * open containers (at most the depth cap; deeper ones are counted, not tracked).
  */
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { MAX_DEPTH, newNode, type ShapeNode } from './node.js';
 import {
   childOf,

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 interface ProbeSpec {
   /** Absolute paths tried in order: PATH is not consulted. */

@@ -5,7 +5,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 export const TOPICS = ['ports', 'freeSpace', 'folderSizes', 'processes', 'memory', 'process', 'battery', 'system', 'network'] as const;
 export type Topic = (typeof TOPICS)[number];

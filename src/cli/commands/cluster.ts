@@ -2,7 +2,7 @@ import { collectRun } from '../../cluster/collect.js';
 import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
 import { startClusterWorker } from '../../cluster/worker.js';
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
 import { renderLogText } from '../../render/log-text.js';

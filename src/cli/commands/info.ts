@@ -2,7 +2,7 @@
  * `wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]`: system_info
  * from the command line. Arguments are validated before any probe runs.
  */
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { systemInfo, TOPICS } from '../../system-info/index.js';
 import { parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';

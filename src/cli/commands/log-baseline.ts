@@ -1,9 +1,9 @@
-import { isWispError, WispError } from '../../errors.js';
+import { isWispError, WispError } from '../../core/errors.js';
 import { baselineItem, compareLog } from '../../compare/compare-log.js';
 import { renderCompareText } from '../../compare/render-text.js';
 import type { CondenseLogOptions } from '../../log/options.js';
-import { expandPaths } from '../../source/expand-paths.js';
-import type { LogSource } from '../../source/log-source.js';
+import { expandPaths } from '../../input/expand-paths.js';
+import type { LogSource } from '../../input/sources.js';
 import type { CliIo } from '../io.js';
 
 /** The text's byte budget, as for `wisp log`. */

@@ -1,7 +1,7 @@
-import { isWispError, WispError } from '../../errors.js';
+import { isWispError, WispError } from '../../core/errors.js';
 import type { CondenseResult } from '../../log/result.js';
-import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
-import { expandPaths } from '../../source/expand-paths.js';
+import { defaultThreadCount, WorkerPool } from '../../pipeline/worker-pool.js';
+import { expandPaths } from '../../input/expand-paths.js';
 import { progressBar } from '../progress-bar.js';
 import { writeAssignments } from '../../log/assignments.js';
 import { mergeWordVariables } from '../../rank/word-variables.js';
@@ -9,12 +9,12 @@ import { condenseLog, condenseLogState, finishLogResult } from '../../log/conden
 import { DEFAULT_TOP } from '../../log/options.js';
 import { toPartialFile } from '../../merge/partial-file.js';
 import { writePartial } from '../../merge/partial-io.js';
-import { WISP_VERSION } from '../../version.js';
+import { WISP_VERSION } from '../../core/version.js';
 import type { CondenseLogOptions } from '../../log/options.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { renderLogText } from '../../render/log-text.js';
-import { journalSource } from '../../source/journal-source.js';
-import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
+import { journalSource } from '../../input/journal.js';
+import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import { runLogComparison } from './log-baseline.js';
 import type { CommandRunner } from '../io.js';

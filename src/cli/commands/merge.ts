@@ -1,4 +1,4 @@
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
 import { mergePartialFiles } from '../../merge/partial-file.js';

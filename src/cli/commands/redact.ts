@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { redactStream } from '../../redact/stream.js';
 import type { CommandRunner } from '../io.js';
 

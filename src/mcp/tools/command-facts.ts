@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { redact } from '../../redact/index.js';
-import { commandWarning } from '../../source/command.js';
+import { commandWarning } from '../../input/command.js';
 import type { RanCommand } from '../commands.js';
 import { mb } from '../context.js';
 

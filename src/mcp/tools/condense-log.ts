@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { condenseLog } from '../../log/condense-log.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
 import type { CondenseResult } from '../../log/result.js';
 import { renderLogText } from '../../render/log-text.js';
-import { formatCount } from '../../render/numbers.js';
-import { journalSource } from '../../source/journal-source.js';
-import { fileSource, textSource, type LogSource } from '../../source/log-source.js';
+import { formatCount } from '../../core/text.js';
+import { journalSource } from '../../input/journal.js';
+import { fileSource, textSource, type LogSource } from '../../input/sources.js';
 import type { AuditEntry } from '../audit-log.js';
 import { mb, progressReporter, toolError, type ServerContext, type ToolExtra } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';

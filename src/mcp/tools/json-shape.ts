@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { WispError } from '../../errors.js';
-import { formatCount } from '../../render/numbers.js';
+import { WispError } from '../../core/errors.js';
+import { formatCount } from '../../core/text.js';
 import { jsonShape, type ShapeReport } from '../../shape/index.js';
-import { commandFailed, commandWarning } from '../../source/command.js';
+import { commandFailed, commandWarning } from '../../input/command.js';
 import type { AuditEntry } from '../audit-log.js';
 import { toolError, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';

@@ -1,7 +1,7 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { redact } from '../../redact/index.js';
-import { textSource } from '../../source/log-source.js';
+import { textSource } from '../../input/sources.js';
 import type { AuditEntry } from '../audit-log.js';
 import { describeCommandPolicy, runGatedCommand, showArgv } from '../commands.js';
 import { toolError, type ServerContext } from '../context.js';

@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { WispError } from '../errors.js';
-import type { LogSource } from './log-source.js';
+import { WispError } from '../core/errors.js';
+import type { LogSource } from './sources.js';
 
 /** The longest window `last` may name. */
 export const MAX_LAST_SECONDS = 24 * 60 * 60;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { redact } from '../redact/index.js';
 
 export interface CommandResult {

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /**
  * Turns the paths a user names into the files to read, in the order to read them:

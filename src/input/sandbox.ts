@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /**
  * What a sandboxed command may touch: everything readable except what holds secrets,

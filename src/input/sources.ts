@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /** Something to read log bytes from: a file, stdin, or text handed over inline. */
 export interface LogSource {
