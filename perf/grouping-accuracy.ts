@@ -12,11 +12,11 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { condenseChunk } from '../src/log/condense-chunk.js';
+import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
 import { condenseLogState } from '../src/log/condense-log.js';
-import { detectFormat, withFormat } from '../src/log/detect.js';
-import { recordChunks } from '../src/log/record-chunks.js';
-import { mergeWordVariables } from '../src/rank/word-variables.js';
+import { detectFormat, withFormat } from '../src/log/read/detect.js';
+import { recordChunks } from '../src/log/read/record-chunks.js';
+import { mergeWordVariables } from '../src/log/group/word-variables.js';
 import { fileSource } from '../src/input/sources.js';
 import { lineChunks } from '../src/split/line-chunks.js';
 import { truth } from './loghub-truth.js';

@@ -1,9 +1,9 @@
 /** wisp as a library: the condensers, their sources, and the shared worker pool. */
 export { condenseLog } from './log/condense-log.js';
 export { AGENT_MAX_BYTES, type CondenseLogOptions } from './log/options.js';
-export type { CondenseResult, CrashResult, LogResult, ShownGroup, InputRead } from './log/result.js';
+export type { CondenseResult, CrashResult, LogResult, ShownGroup, InputRead } from './log/model/result.js';
 export { parseCrashReport, renderCrashReport, type CrashReport } from './crash/index.js';
-export { renderLogText } from './render/log-text.js';
+export { renderLogText } from './log/render/log-text.js';
 export { fileSource, streamSource, textSource, type LogSource } from './input/sources.js';
 export { WorkerPool } from './pipeline/worker-pool.js';
 export { WispError, type WispErrorCode } from './core/errors.js';

@@ -1,6 +1,6 @@
 import { condenseLog } from '../src/log/condense-log.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
-import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
+import type { CondenseResult, LogResult, ShownGroup } from '../src/log/model/result.js';
 import { textSource } from '../src/input/sources.js';
 
 export function asLog(r: CondenseResult): LogResult {

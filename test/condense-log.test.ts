@@ -1,6 +1,6 @@
 import test from 'ava';
 import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
-import { mergeWordVariables } from '../src/rank/word-variables.js';
+import { mergeWordVariables } from '../src/log/group/word-variables.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
 import { textSource } from '../src/input/sources.js';
 import {

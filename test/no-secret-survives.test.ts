@@ -8,9 +8,9 @@
  */
 import test from 'ava';
 import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
-import type { LogResult } from '../src/log/result.js';
-import { toPartialFile } from '../src/merge/partial-file.js';
-import { renderLogText } from '../src/render/log-text.js';
+import type { LogResult } from '../src/log/model/result.js';
+import { toPartialFile } from '../src/log/merge/partial-file.js';
+import { renderLogText } from '../src/log/render/log-text.js';
 import { textSource } from '../src/input/sources.js';
 import { knownKindExamples } from '../fixtures/known-kinds.js';
 

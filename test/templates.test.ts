@@ -4,8 +4,8 @@
  */
 import test from 'ava';
 import { condenseLog } from '../src/log/condense-log.js';
-import type { LogResult } from '../src/log/result.js';
-import { renderLogText } from '../src/render/log-text.js';
+import type { LogResult } from '../src/log/model/result.js';
+import { renderLogText } from '../src/log/render/log-text.js';
 import { textSource } from '../src/input/sources.js';
 import { configChangeIncidentLog, mixedLog } from '../fixtures/logs.js';
 import { runCli, tempDir, writeTemp } from './helpers.js';

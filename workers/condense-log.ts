@@ -3,9 +3,9 @@
  * detached from the main thread (no copy), is read in place as bytes, and only the small
  * partial result goes back.
  */
-import { condenseChunk } from '../src/log/condense-chunk.js';
-import type { FormatInfo } from '../src/log/format.js';
-import type { LogPartial } from '../src/log/partial.js';
+import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
+import type { FormatInfo } from '../src/log/model/format.js';
+import type { LogPartial } from '../src/log/model/partial.js';
 
 export interface CondenseLogTask {
   buffer: ArrayBuffer;

@@ -1,7 +1,7 @@
 import { Job, Queue } from 'bullmq';
 import { WispError } from '../core/errors.js';
 import type { LogState } from '../log/condense-log.js';
-import { mergePartialFiles, PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../merge/partial-file.js';
+import { mergePartialFiles, PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../log/merge/partial-file.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import { condenseLogState } from '../log/condense-log.js';
-import { toPartialFile } from '../merge/partial-file.js';
+import { toPartialFile } from '../log/merge/partial-file.js';
 import { fileSource } from '../input/sources.js';
 import { WISP_VERSION } from '../core/version.js';
 import type { ClusterJob, ClusterTarget } from './connection.js';

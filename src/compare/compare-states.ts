@@ -1,6 +1,6 @@
 import type { LogState } from '../log/condense-log.js';
-import type { GroupStat } from '../log/partial.js';
-import { severityName, type SeverityName } from '../log/severity.js';
+import type { GroupStat } from '../log/model/partial.js';
+import { severityName, type SeverityName } from '../log/model/severity.js';
 import { formatCount } from '../core/text.js';
 import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from './counterparts.js';
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';

@@ -1,7 +1,7 @@
-import type { GroupStat } from '../log/partial.js';
-import type { Severity } from '../log/severity.js';
-import type { LogMerger } from '../merge/log-merger.js';
-import { mergeWordVariables } from '../rank/word-variables.js';
+import type { GroupStat } from '../log/model/partial.js';
+import type { Severity } from '../log/model/severity.js';
+import type { LogMerger } from '../log/merge/log-merger.js';
+import { mergeWordVariables } from '../log/group/word-variables.js';
 
 /** One run's records of a matched group: its exact-template groups, first first. */
 export interface SideMembers {

@@ -2,11 +2,11 @@ import { createWriteStream } from 'node:fs';
 import { WispError } from '../core/errors.js';
 import type { LogSource } from '../input/sources.js';
 import { lineChunks } from '../split/line-chunks.js';
-import { condenseChunk } from './condense-chunk.js';
+import { condenseChunk } from './chunk/condense-chunk.js';
 import type { LogState } from './condense-log.js';
-import { detectFormat, withFormat } from './detect.js';
-import type { FormatInfo } from './format.js';
-import { recordChunks } from './record-chunks.js';
+import { detectFormat, withFormat } from './read/detect.js';
+import type { FormatInfo } from './model/format.js';
+import { recordChunks } from './read/record-chunks.js';
 
 /**
  * Writes `LineId,GroupId` for every line of the inputs (1-based line numbers as in the

@@ -1,23 +1,23 @@
 import { looksLikeCrashReport, parseCrashReport } from '../crash/index.js';
 import { WispError } from '../core/errors.js';
-import { LogMerger } from '../merge/log-merger.js';
+import { LogMerger } from './merge/log-merger.js';
 import { defaultThreadCount, WorkerPool } from '../pipeline/worker-pool.js';
-import { rankGroups } from '../rank/rank-groups.js';
-import type { WordMerge } from '../rank/word-variables.js';
+import { rankGroups } from './rank/rank-groups.js';
+import type { WordMerge } from './group/word-variables.js';
 import { peek, type LogSource, type OpenedSource } from '../input/sources.js';
 import { lineChunks } from '../split/line-chunks.js';
 import type { CondenseLogTask } from '../../workers/condense-log.js';
-import { condenseChunk } from './condense-chunk.js';
-import { DETECT_BYTES, detectFormat, withFormat } from './detect.js';
-import type { FormatInfo } from './format.js';
-import { isLogShowJsonArray, jsonArrayAsLines, type JsonArrayStats } from './json-array.js';
-import { MAX_RECORD_BYTES, recordChunks, type RecordChunkStats } from './record-chunks.js';
-import { RecordReader } from './records.js';
+import { condenseChunk } from './chunk/condense-chunk.js';
+import { DETECT_BYTES, detectFormat, withFormat } from './read/detect.js';
+import type { FormatInfo } from './model/format.js';
+import { isLogShowJsonArray, jsonArrayAsLines, type JsonArrayStats } from './read/json-array.js';
+import { MAX_RECORD_BYTES, recordChunks, type RecordChunkStats } from './read/record-chunks.js';
+import { RecordReader } from './parse/records.js';
 
 const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 import { IN_PROCESS_BELOW_BYTES, resolveOptions, type CondenseLogOptions, type ResolvedOptions } from './options.js';
-import type { LogPartial } from './partial.js';
-import type { CondenseResult, CrashInput, CrashResult, InputRead, LogResult } from './result.js';
+import type { LogPartial } from './model/partial.js';
+import type { CondenseResult, CrashInput, CrashResult, InputRead, LogResult } from './model/result.js';
 
 /** Everything read and merged, before ranking. */
 export interface LogState {

@@ -5,7 +5,7 @@ import { startClusterWorker } from '../../cluster/worker.js';
 import { WispError } from '../../core/errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
-import { renderLogText } from '../../render/log-text.js';
+import { renderLogText } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 

@@ -1,9 +1,9 @@
 import { WispError } from '../../core/errors.js';
 import { finishLogResult } from '../../log/condense-log.js';
 import { DEFAULT_TOP } from '../../log/options.js';
-import { mergePartialFiles } from '../../merge/partial-file.js';
-import { readPartial } from '../../merge/partial-io.js';
-import { renderLogText } from '../../render/log-text.js';
+import { mergePartialFiles } from '../../log/merge/partial-file.js';
+import { readPartial } from '../../log/merge/partial-io.js';
+import { renderLogText } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 

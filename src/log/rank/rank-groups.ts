@@ -1,11 +1,11 @@
-import type { GroupStat } from '../log/partial.js';
-import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../log/result.js';
-import { SEVERITIES, severityName, type SeverityName } from '../log/severity.js';
+import type { GroupStat } from '../model/partial.js';
+import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../model/result.js';
+import { SEVERITIES, severityName, type SeverityName } from '../model/severity.js';
 import type { LogMerger } from '../merge/log-merger.js';
 import { findPrecursors } from './precursors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
-import { foldEnums, mergeWordVariables, type WordMerge } from './word-variables.js';
+import { foldEnums, mergeWordVariables, type WordMerge } from '../group/word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
 export function compareGroups(a: GroupStat, b: GroupStat): number {

@@ -7,7 +7,7 @@
  * Shapes are read from a line's first bytes (the latin1 prefix the parser already holds),
  * only for lines that carry no header, so a log of timestamped lines pays nothing here.
  */
-import { Severity } from './severity.js';
+import { Severity } from '../model/severity.js';
 
 export const Shape = {
   /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`. */

@@ -1,4 +1,4 @@
-import type { LevelColumn } from './level-column.js';
+import type { LevelColumn } from '../parse/level-column.js';
 
 /** What the detector decided about one input; fixed before any chunk is condensed. */
 export type LogFormat = 'logshow' | 'logshow-compact' | 'logshow-json' | 'json' | 'timestamped' | 'plain';

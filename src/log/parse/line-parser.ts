@@ -1,6 +1,6 @@
-import type { FormatInfo } from './format.js';
+import type { FormatInfo } from '../model/format.js';
 import { LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
-import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from './severity.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
 import { TemplateScanner } from './template.js';
 import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
 

@@ -1,5 +1,5 @@
-import type { FormatInfo } from './format.js';
-import { RecordReader, type ReadLine } from './records.js';
+import type { FormatInfo } from '../model/format.js';
+import { RecordReader, type ReadLine } from '../parse/records.js';
 
 const NEWLINE = 10;
 const CR = 13;

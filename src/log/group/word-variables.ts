@@ -1,7 +1,7 @@
-import { headerTokenCount } from '../log/header.js';
-import type { GroupStat } from '../log/partial.js';
-import { Severity } from '../log/severity.js';
-import { countWords, mergeValueCounts, type ValueCounts } from '../log/values.js';
+import { headerTokenCount } from '../parse/header.js';
+import type { GroupStat } from '../model/partial.js';
+import { Severity } from '../model/severity.js';
+import { countWords, mergeValueCounts, type ValueCounts } from '../model/values.js';
 
 /**
  * After exact-template grouping: templates that are one event with variable words (a

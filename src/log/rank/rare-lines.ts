@@ -1,6 +1,6 @@
-import type { GroupStat } from '../log/partial.js';
-import { Severity } from '../log/severity.js';
-import { clip } from '../core/clip.js';
+import type { GroupStat } from '../model/partial.js';
+import { Severity } from '../model/severity.js';
+import { clip } from '../../core/clip.js';
 
 /**
  * The rare line that explains a burst: a group of one or a few records that comes shortly

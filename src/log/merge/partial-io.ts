@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { WispError } from '../core/errors.js';
+import { WispError } from '../../core/errors.js';
 import { parsePartialFile, type PartialFile } from './partial-file.js';
 
 /** Writes a partial as JSON (gzipped when the name ends in .gz), atomically: a reader never sees half of one. */

@@ -21,12 +21,12 @@
  * Every rule looks back at most to the record's first line, so records can be read in
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
-import type { FormatInfo } from './format.js';
+import type { FormatInfo } from '../model/format.js';
 import { announces, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
-import { Severity } from './severity.js';
-import { redact } from '../redact/index.js';
-import { mayNeedRedaction } from '../redact/screen.js';
+import { Severity } from '../model/severity.js';
+import { redact } from '../../redact/index.js';
+import { mayNeedRedaction } from '../../redact/screen.js';
 
 export const LineClass = {
   /** Starts a record: its head is parsed (template, severity, time) in `parser`. */

@@ -1,6 +1,6 @@
-import type { GroupStat } from '../log/partial.js';
-import { severityName, Severity, type SeverityName } from '../log/severity.js';
-import { clip } from '../core/clip.js';
+import type { GroupStat } from '../model/partial.js';
+import { severityName, Severity, type SeverityName } from '../model/severity.js';
+import { clip } from '../../core/clip.js';
 
 /** The group that most often comes just before an error's records, when it beats chance. */
 export interface Precursor {

@@ -1,6 +1,6 @@
-import { TRACE_WINDOW, type GroupStat, type LogPartial } from '../log/partial.js';
-import { SEVERITY_COUNT, type Severity } from '../log/severity.js';
-import { mergeGroupValues } from '../log/values.js';
+import { TRACE_WINDOW, type GroupStat, type LogPartial } from '../model/partial.js';
+import { SEVERITY_COUNT, type Severity } from '../model/severity.js';
+import { mergeGroupValues } from '../model/values.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
 export const MAX_GROUPS = 50_000;

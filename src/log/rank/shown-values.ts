@@ -1,5 +1,5 @@
-import type { GroupStat } from '../log/partial.js';
-import { byCount } from '../log/values.js';
+import type { GroupStat } from '../model/partial.js';
+import { byCount } from '../model/values.js';
 
 /** One placeholder's values as shown: the most frequent, and how many others. */
 export interface ShownValues {

@@ -1,4 +1,4 @@
-import type { CrashReport } from '../crash/index.js';
+import type { CrashReport } from '../../crash/index.js';
 import type { Precursor } from '../rank/precursors.js';
 import type { RareReason } from '../rank/rare-lines.js';
 import type { ShownValues } from '../rank/shown-values.js';

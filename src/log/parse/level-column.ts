@@ -6,7 +6,7 @@
  * (logcat's `E`/`W`/`I`). Where a log has one, that column decides each line's severity and
  * the words in the message do not.
  */
-import { fromLevelWord, LEVEL_NAMES, Severity } from './severity.js';
+import { fromLevelWord, LEVEL_NAMES, Severity } from '../model/severity.js';
 import type { TimestampMatch } from './timestamp.js';
 
 export interface LevelColumn {

@@ -1,8 +1,8 @@
-import { PLAIN, type FormatInfo } from './format.js';
-import { detectLevelColumn } from './level-column.js';
-import { isLogShowFrame } from './line-parser.js';
-import { matchTimestampAt, type TimestampMatch } from './timestamp.js';
-import { traceKeyOf } from './trace-id.js';
+import { PLAIN, type FormatInfo } from '../model/format.js';
+import { detectLevelColumn } from '../parse/level-column.js';
+import { isLogShowFrame } from '../parse/line-parser.js';
+import { matchTimestampAt, type TimestampMatch } from '../parse/timestamp.js';
+import { traceKeyOf } from '../parse/trace-id.js';
 
 /** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */
 export const DETECT_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
-import { WispError } from '../core/errors.js';
-import type { LogState } from '../log/condense-log.js';
-import type { LogPartial } from '../log/partial.js';
-import type { LogResult } from '../log/result.js';
+import { WispError } from '../../core/errors.js';
+import type { LogState } from '../condense-log.js';
+import type { LogPartial } from '../model/partial.js';
+import type { LogResult } from '../model/result.js';
 import { LogMerger } from './log-merger.js';
 
 export const PARTIAL_FORMAT = 'wisp-log-partial';

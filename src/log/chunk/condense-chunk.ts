@@ -1,7 +1,7 @@
-import { MAX_LINE_BYTES } from '../split/line-chunks.js';
-import type { FormatInfo } from './format.js';
-import { latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
-import { CAUSE_SHAPES, Shape } from './line-shape.js';
+import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
+import type { FormatInfo } from '../model/format.js';
+import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
+import { CAUSE_SHAPES, Shape } from '../parse/line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
   MAX_CAUSE_LINES,
@@ -11,12 +11,12 @@ import {
   type LogPartial,
   type Sequence,
   TRACE_WINDOW,
-} from './partial.js';
-import { MAX_RECORD_BYTES } from './record-chunks.js';
-import { LineClass, RecordReader, type ReadLine } from './records.js';
-import { fromWords, Severity, SEVERITY_COUNT } from './severity.js';
-import { findId, idHash, type IdSpan } from './trace-id.js';
-import { ValueTally } from './values.js';
+} from '../model/partial.js';
+import { MAX_RECORD_BYTES } from '../read/record-chunks.js';
+import { LineClass, RecordReader, type ReadLine } from '../parse/records.js';
+import { fromWords, Severity, SEVERITY_COUNT } from '../model/severity.js';
+import { findId, idHash, type IdSpan } from '../parse/trace-id.js';
+import { ValueTally } from '../model/values.js';
 
 const NEWLINE = 10;
 const CR = 13;
