@@ -1,8 +1,7 @@
 import type { InputRead } from '../log/model/result.js';
 import { SEVERITIES } from '../log/model/severity.js';
-import { clip } from '../core/clip.js';
 import { formatBytes } from '../log/render/log-text.js';
-import { formatCount } from '../core/text.js';
+import { clip, formatCount } from '../core/text.js';
 import type { ComparisonResult, CompareResult, CrashComparison, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
 
 const n = formatCount;

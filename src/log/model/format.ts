@@ -1,5 +1,3 @@
-import type { LevelColumn } from '../parse/level-column.js';
-
 /** What the detector decided about one input; fixed before any chunk is condensed. */
 export type LogFormat = 'logshow' | 'logshow-compact' | 'logshow-json' | 'json' | 'timestamped' | 'plain';
 
@@ -23,6 +21,14 @@ export interface FormatInfo {
   traceKey?: string;
   /** The token position of the log's own level column, if it has one. */
   levelColumn?: LevelColumn;
+}
+
+/** A log's level column, learned from its head (see parse/level-column.ts). */
+export interface LevelColumn {
+  /** Token index, 0-based, counted from the line's content (after a BOM and leading tab fields). */
+  token: number;
+  /** The column holds single letters (V D I W E F), not words. */
+  letters: boolean;
 }
 
 export const PLAIN: FormatInfo = {

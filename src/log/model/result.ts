@@ -1,7 +1,4 @@
 import type { CrashReport } from '../../crash/index.js';
-import type { Precursor } from '../rank/precursors.js';
-import type { RareReason } from '../rank/rare-lines.js';
-import type { ShownValues } from '../rank/shown-values.js';
 import type { SeverityName } from './severity.js';
 
 /** One group as shown: everything in it has passed through redaction. */
@@ -37,6 +34,39 @@ export interface ShownGroup {
   rare?: RareReason;
   /** What its placeholders held, where they held few values: `status=<NUM>` 503 x40, 502 x7. */
   values?: ShownValues[];
+}
+
+/** The group that most often comes just before an error's records, when it beats chance. */
+export interface Precursor {
+  severity: SeverityName;
+  template: string;
+  /** Error records it came before, of all the error's records. */
+  count: number;
+  of: number;
+  /** Found on the same trace or request id, rather than as the record just before. */
+  sameTrace: boolean;
+}
+
+/** Why a rare group is shown: the burst of errors it comes shortly before. */
+export interface RareReason {
+  /** The burst it comes before: its rank among the groups shown, its template and records. */
+  beforeRank: number;
+  burst: string;
+  burstRecords: number;
+  /** How long before the burst's first record: `3.2 s`, or `120 lines` where the log has no times. */
+  lead: string;
+  /** Words it shares with the burst's example (`'orders-ro'`), the strongest evidence. */
+  shared: string[];
+}
+
+/** One placeholder's values as shown: the most frequent, and how many others. */
+export interface ShownValues {
+  /** The template's token that holds the placeholder (`status=<NUM>`, `<*>`). */
+  placeholder: string;
+  values: { value: string; count: number }[];
+  /** Distinct values not listed, and the records they cover. */
+  others: number;
+  otherRecords: number;
 }
 
 export interface InputRead {

@@ -7,14 +7,8 @@
  * the words in the message do not.
  */
 import { fromLevelWord, LEVEL_NAMES, Severity } from '../model/severity.js';
+import type { LevelColumn } from '../model/format.js';
 import type { TimestampMatch } from './timestamp.js';
-
-export interface LevelColumn {
-  /** Token index, 0-based, counted from the line's content (after a BOM and leading tab fields). */
-  token: number;
-  /** The column holds single letters (V D I W E F), not words. */
-  letters: boolean;
-}
 
 /** logcat's and glog's level letters. */
 export const LEVEL_LETTERS: Readonly<Record<string, Severity>> = {

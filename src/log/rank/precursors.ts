@@ -1,17 +1,7 @@
 import type { GroupStat } from '../model/partial.js';
-import { severityName, Severity, type SeverityName } from '../model/severity.js';
-import { clip } from '../../core/clip.js';
-
-/** The group that most often comes just before an error's records, when it beats chance. */
-export interface Precursor {
-  severity: SeverityName;
-  template: string;
-  /** Error records it came before, of all the error's records. */
-  count: number;
-  of: number;
-  /** Found on the same trace or request id, rather than as the record just before. */
-  sameTrace: boolean;
-}
+import type { Precursor } from '../model/result.js';
+import { severityName, Severity } from '../model/severity.js';
+import { clip } from '../../core/text.js';
 
 /** At least this many times, on at least this share of the error's records... */
 const MIN_COUNT = 3;

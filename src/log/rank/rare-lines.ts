@@ -1,6 +1,7 @@
 import type { GroupStat } from '../model/partial.js';
+import type { RareReason } from '../model/result.js';
 import { Severity } from '../model/severity.js';
-import { clip } from '../../core/clip.js';
+import { clip } from '../../core/text.js';
 
 /**
  * The rare line that explains a burst: a group of one or a few records that comes shortly
@@ -22,17 +23,6 @@ const WINDOW_LINES = 20_000;
 const MIN_WORD_CHARS = 4;
 const MAX_WORD_SHARE = 0.05;
 const BURST_CHARS = 60;
-
-export interface RareReason {
-  /** The burst it comes before: its rank among the groups shown, its template and records. */
-  beforeRank: number;
-  burst: string;
-  burstRecords: number;
-  /** How long before the burst's first record: `3.2 s`, or `120 lines` where the log has no times. */
-  lead: string;
-  /** Words it shares with the burst's example (`'orders-ro'`), the strongest evidence. */
-  shared: string[];
-}
 
 export interface RareGroup {
   group: GroupStat;

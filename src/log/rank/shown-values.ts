@@ -1,15 +1,6 @@
 import type { GroupStat } from '../model/partial.js';
+import type { ShownValues } from '../model/result.js';
 import { byCount } from '../model/values.js';
-
-/** One placeholder's values as shown: the most frequent, and how many others. */
-export interface ShownValues {
-  /** The template's token that holds the placeholder (`status=<NUM>`, `<*>`). */
-  placeholder: string;
-  values: { value: string; count: number }[];
-  /** Distinct values not listed, and the records they cover. */
-  others: number;
-  otherRecords: number;
-}
 
 const SHOWN_PLACEHOLDERS = 3;
 const SHOWN_VALUES = 3;

@@ -2,8 +2,7 @@ import type { LogResult, ShownGroup } from '../model/result.js';
 import { SEVERITIES } from '../model/severity.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { afterTokens, headerTokenCount } from '../parse/header.js';
-import { clip } from '../../core/clip.js';
-import { formatCount } from '../../core/text.js';
+import { clip, formatCount } from '../../core/text.js';
 
 /** Of a template or an example, this much of the message is shown; the header before it is cut first. */
 const MESSAGE_CHARS = 300;
