@@ -30,6 +30,6 @@ export function parseCommandLine<O extends CliOptions>(args: string[], options: 
   try {
     return parseArgs({ args, options, allowPositionals: true });
   } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`);
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`, { cause: err });
   }
 }

@@ -22,7 +22,7 @@ export async function collectRun(target: ClusterTarget, options: { waitMs: numbe
       const c = await queue.getJobCounts('completed', 'failed');
       if ((c.completed ?? 0) + (c.failed ?? 0) >= total) break;
       if (Date.now() > deadline) {
-        throw new WispError('WISP_DEADLINE', `${c.completed ?? 0} of ${total} jobs done after ${Math.round(options.waitMs / 1000)} s`, 'start more workers, or collect again later');
+        throw new WispError('WISP_DEADLINE', `${c.completed ?? 0} of ${total} jobs done after ${Math.round(options.waitMs / 1000)} s`, { hint: 'start more workers, or collect again later' });
       }
       await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
     }

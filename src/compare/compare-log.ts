@@ -95,7 +95,7 @@ async function named<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!isWispError(err) || err.code === 'WISP_CANCELLED') throw err;
-    throw new WispError(err.code, `baseline: ${err.message}`, err.hint);
+    throw new WispError(err.code, `baseline: ${err.message}`, { hint: err.hint, cause: err });
   }
 }
 
@@ -123,7 +123,7 @@ export function compareCondensed(now: LogState | CrashResult, baseline: LogState
   if (nowCrash && wasCrash) return compareCrashes(now, baseline);
   if (nowCrash || wasCrash) {
     const which = nowCrash ? `${nowName} is a crash report and the baseline is a log` : `the baseline ${(baseline as CrashResult).read.inputs[0]!.name} is a crash report and ${nowName} is a log`;
-    throw new WispError('WISP_BAD_ARGUMENT', `${which}: a crash report is compared only with another crash report`, 'compare a crash report with an earlier crash report of the same program, or a log with a log');
+    throw new WispError('WISP_BAD_ARGUMENT', `${which}: a crash report is compared only with another crash report`, { hint: 'compare a crash report with an earlier crash report of the same program, or a log with a log' });
   }
   return compareStates(now, baseline, top);
 }

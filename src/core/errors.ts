@@ -24,16 +24,32 @@ export type WispErrorCode =
   | 'WISP_HANDLE_EVICTED'
   | 'WISP_INTERNAL';
 
+export interface WispErrorOptions {
+  /** What the caller can do about it; shown after the message. */
+  hint?: string | undefined;
+  /** The error this one reports (a file system error, a parser's), kept for whoever debugs it. */
+  cause?: unknown;
+}
+
+/** Marks WispErrors, so that `instanceof` holds across two copies of wisp in one process. */
+const WISP_ERROR = Symbol.for('wisp.error');
+
 export class WispError extends Error {
   readonly code: WispErrorCode;
   /** What the caller can do about it; shown after the message. */
   readonly hint: string | undefined;
 
-  constructor(code: WispErrorCode, message: string, hint?: string) {
-    super(message);
+  constructor(code: WispErrorCode, message: string, options: WispErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'WispError';
     this.code = code;
-    this.hint = hint;
+    this.hint = options.hint;
+    Object.defineProperty(this, WISP_ERROR, { value: true });
+  }
+
+  /** As undici's errors do: an error made by another copy of this class is one too. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[WISP_ERROR] === true;
   }
 }
 

@@ -84,7 +84,7 @@ function parseIps(text: string): CrashReport {
     throw new WispError(
       'WISP_NOT_JSON',
       `.ips crash report (bug_type ${header.bugType}): only the header line is there, the report body is missing; the file looks truncated.`,
-      'Pass the whole .ips file as written by the system.',
+      { hint: 'Pass the whole .ips file as written by the system.' },
     );
   }
   return withHeader(parseLegacyCrash(body, 'ips'), header);
@@ -103,7 +103,7 @@ function parseHeaderlessBody(text: string): CrashReport {
     throw new WispError(
       'WISP_NOT_JSON',
       'The first line is not an .ips JSON header (a JSON object with "bug_type").',
-      'An .ips file starts with a one-line JSON header followed by the JSON body.',
+      { hint: 'An .ips file starts with a one-line JSON header followed by the JSON body.' },
     );
   }
   const header: IpsHeader = { bugType: bugType ?? '309', fields: {} };

@@ -10,7 +10,7 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
     try {
       new RegExp(query.pattern);
     } catch (err) {
-      throw new WispError('WISP_BAD_ARGUMENT', `pattern is not a valid regular expression: ${(err as Error).message}`);
+      throw new WispError('WISP_BAD_ARGUMENT', `pattern is not a valid regular expression: ${(err as Error).message}`, { cause: err });
     }
   }
   return new Promise((resolve, reject) => {
@@ -22,7 +22,7 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
       fn();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new WispError('WISP_DEADLINE', `grep_raw stopped after ${timeoutMs} ms`, 'use a plainer pattern or regex: false'))),
+      () => finish(() => reject(new WispError('WISP_DEADLINE', `grep_raw stopped after ${timeoutMs} ms`, { hint: 'use a plainer pattern or regex: false' }))),
       timeoutMs,
     );
     const onAbort = (): void => finish(() => reject(new WispError('WISP_CANCELLED', 'grep_raw was cancelled')));

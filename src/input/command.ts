@@ -90,7 +90,7 @@ export function runCommand(argv: string[], options: RunCommandOptions): Promise<
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       const code = (err as NodeJS.ErrnoException).code;
-      reject(new WispError('WISP_COMMAND_FAILED_TO_START', `could not run ${file}: ${code === 'ENOENT' ? 'no such program' : err.message}`));
+      reject(new WispError('WISP_COMMAND_FAILED_TO_START', `could not run ${file}: ${code === 'ENOENT' ? 'no such program' : err.message}`, { cause: err }));
     });
     child.on('close', (exitStatus, signal) => {
       if (settled) return;

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { WispError } from '../core/errors.js';
+import { fileError } from './file-errors.js';
 import type { LogSource } from './sources.js';
 
 /** The longest window `last` may name. */
@@ -52,7 +53,7 @@ export function parseLast(last: string): number {
   const seconds = Number(m[1]) * unit;
   if (seconds < 1) throw new WispError('WISP_BAD_ARGUMENT', `--last must be at least 1s, got '${last}'`);
   if (seconds > MAX_LAST_SECONDS) {
-    throw new WispError('WISP_BAD_ARGUMENT', `--last is at most a day (1d or 24h), got '${last}'`, 'read a shorter window');
+    throw new WispError('WISP_BAD_ARGUMENT', `--last is at most a day (1d or 24h), got '${last}'`, { hint: 'read a shorter window' });
   }
   return seconds;
 }
@@ -99,7 +100,7 @@ export function journalSource(options: JournalSourceOptions): JournalSource {
         throw new WispError(
           'WISP_UNAVAILABLE',
           'no systemd journal files can be read here (none in /var/log/journal or /run/log/journal, or none this user may read)',
-          'on a machine without journald there is no system log to read; a log file can be named instead',
+          { hint: 'on a machine without journald there is no system log to read; a log file can be named instead' },
         );
       }
       notes.push(...viewLimits(options.file !== undefined));
@@ -124,9 +125,7 @@ async function checkFile(path: string): Promise<void> {
   try {
     info = await stat(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
-    throw new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`);
+    throw fileError(path, err, 'a journal file');
   }
   const archive = globalThis.process.platform === 'darwin' && path.endsWith('.logarchive');
   if (!info.isFile() && !(archive && info.isDirectory())) throw new WispError('WISP_NOT_A_FILE', `${path} is not a journal file`);

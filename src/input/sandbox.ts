@@ -118,10 +118,10 @@ const SEATBELT: Sandbox = {
 export async function findSandbox(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
   if (platform === 'darwin') {
     if (existsSync('/usr/bin/sandbox-exec')) return SEATBELT;
-    throw new WispError('WISP_UNAVAILABLE', 'commands run sandboxed, and /usr/bin/sandbox-exec is missing', 'start wisp mcp with --no-sandbox to run commands without a sandbox');
+    throw new WispError('WISP_UNAVAILABLE', 'commands run sandboxed, and /usr/bin/sandbox-exec is missing', { hint: 'start wisp mcp with --no-sandbox to run commands without a sandbox' });
   }
   if (platform !== 'linux') {
-    throw new WispError('WISP_UNAVAILABLE', `commands run sandboxed, and wisp has no sandbox for ${platform}`, 'start wisp mcp with --no-sandbox to run commands without a sandbox');
+    throw new WispError('WISP_UNAVAILABLE', `commands run sandboxed, and wisp has no sandbox for ${platform}`, { hint: 'start wisp mcp with --no-sandbox to run commands without a sandbox' });
   }
   const probe = bwrapArgs(['true'], { writable: [], hidden: [], network: false, cwd: undefined });
   const outcome = await new Promise<{ code: number | null; stderr: string; missing: boolean }>((resolve) => {
@@ -131,10 +131,10 @@ export async function findSandbox(platform: NodeJS.Platform = process.platform, 
     child.on('error', (err) => resolve({ code: null, stderr: err.message, missing: (err as NodeJS.ErrnoException).code === 'ENOENT' }));
     child.on('close', (code) => resolve({ code, stderr, missing: false }));
   });
-  if (outcome.missing) throw new WispError('WISP_UNAVAILABLE', 'commands run inside bubblewrap (bwrap), which is not installed', SANDBOX_HINT);
+  if (outcome.missing) throw new WispError('WISP_UNAVAILABLE', 'commands run inside bubblewrap (bwrap), which is not installed', { hint: SANDBOX_HINT });
   if (outcome.code !== 0) {
     const why = outcome.stderr.trim().split('\n')[0] || `exit status ${outcome.code}`;
-    throw new WispError('WISP_UNAVAILABLE', `bubblewrap cannot make a sandbox here (${why})`, 'enable unprivileged user namespaces, or start wisp mcp with --no-sandbox to run commands without a sandbox');
+    throw new WispError('WISP_UNAVAILABLE', `bubblewrap cannot make a sandbox here (${why})`, { hint: 'enable unprivileged user namespaces, or start wisp mcp with --no-sandbox to run commands without a sandbox' });
   }
   return BWRAP;
 }

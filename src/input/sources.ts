@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { WispError } from '../core/errors.js';
+import { fileError } from './file-errors.js';
+import { gunzip, isGzip } from './gzip.js';
 
 /** Something to read log bytes from: a file, stdin, or text handed over inline. */
 export interface LogSource {
@@ -25,9 +26,6 @@ export interface OpenedSource {
 /** Read size for files: about a chunk at a time, so the splitter rarely copies. */
 const READ_BYTES = 1024 * 1024;
 
-const GZIP_MAGIC_0 = 0x1f;
-const GZIP_MAGIC_1 = 0x8b;
-
 export function fileSource(path: string): LogSource {
   return {
     name: path,
@@ -45,9 +43,9 @@ export function fileSource(path: string): LogSource {
       try {
         info = await stat(path);
       } catch (err) {
-        throw fsError(path, err);
+        throw fileError(path, err, 'a log file');
       }
-      if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`, 'name the files inside it');
+      if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`, { hint: 'name the files inside it' });
       if (!info.isFile() && !info.isFIFO() && !info.isCharacterDevice()) {
         throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
       }
@@ -57,12 +55,12 @@ export function fileSource(path: string): LogSource {
         try {
           const magic = Buffer.alloc(2);
           const { bytesRead } = await fh.read(magic, 0, 2, info.isFile() ? 0 : null);
-          gzip = bytesRead === 2 && magic[0] === GZIP_MAGIC_0 && magic[1] === GZIP_MAGIC_1;
+          gzip = isGzip(magic.subarray(0, bytesRead));
         } finally {
           await fh.close();
         }
       } catch (err) {
-        throw fsError(path, err);
+        throw fileError(path, err, 'a log file');
       }
       const raw = createReadStream(path, { highWaterMark: READ_BYTES });
       return { size: info.isFile() ? info.size : undefined, gzip, chunks: gzip ? gunzip(raw, path) : raw };
@@ -79,7 +77,7 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
         for await (const b of stream as Readable) yield toBuffer(b as Buffer | string);
       }
       const { head, all } = await peek(buffers(), 2);
-      const gzip = head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+      const gzip = isGzip(head);
       const chunks = gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all;
       return { size: undefined, gzip, chunks };
     },
@@ -126,29 +124,4 @@ export function textSource(name: string, text: string | Buffer): LogSource {
 
 function toBuffer(v: Buffer | string): Buffer {
   return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
-}
-
-async function* gunzip(raw: NodeJS.ReadableStream, name: string): AsyncGenerator<Buffer> {
-  const inflate = createGunzip({ chunkSize: 256 * 1024 });
-  const piped = (raw as Readable).pipe(inflate);
-  (raw as Readable).on('error', (err) => inflate.destroy(err));
-  try {
-    for await (const chunk of piped) yield chunk as Buffer;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code?.startsWith('Z_') || /incorrect header|unexpected end|invalid/i.test(e.message)) {
-      throw new WispError('WISP_BAD_GZIP', `${name}: unreadable gzip data (${e.message})`, 'check that the file is complete');
-    }
-    throw err;
-  } finally {
-    (raw as Readable).destroy();
-  }
-}
-
-function fsError(path: string, err: unknown): WispError {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
-  if (code === 'EISDIR') return new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`);
-  if (code === 'EACCES' || code === 'EPERM') return new WispError('WISP_UNREADABLE', `${path}: permission denied`);
-  return new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`);
 }

@@ -32,7 +32,7 @@ export async function writeAssignments(
   const idOf = (key: string): string => String(ids.get(groupOf(key)) ?? 'overflow');
   const out = createWriteStream(path);
   const failed = new Promise<never>((_, reject) =>
-    out.on('error', (err) => reject(new WispError('WISP_UNREADABLE', `cannot write ${path}: ${err.message}`))),
+    out.on('error', (err) => reject(new WispError('WISP_UNREADABLE', `cannot write ${path}: ${err.message}`, { cause: err }))),
   );
   const write = async (text: string): Promise<void> => {
     if (!out.write(text)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);

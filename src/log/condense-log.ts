@@ -319,12 +319,12 @@ function refuseBinary(name: string, head: Buffer): void {
   let control = 0;
   for (const b of sample) {
     if (b === 0) {
-      throw new WispError('WISP_BINARY_INPUT', `${name} looks like binary data (NUL bytes), not a log`, 'pass a text log, or a .gz of one');
+      throw new WispError('WISP_BINARY_INPUT', `${name} looks like binary data (NUL bytes), not a log`, { hint: 'pass a text log, or a .gz of one' });
     }
     if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 27 && b !== 12) control++;
   }
   if (sample.length > 0 && control / sample.length > 0.1) {
-    throw new WispError('WISP_BINARY_INPUT', `${name} looks like binary data, not a log`, 'pass a text log, or a .gz of one');
+    throw new WispError('WISP_BINARY_INPUT', `${name} looks like binary data, not a log`, { hint: 'pass a text log, or a .gz of one' });
   }
 }
 

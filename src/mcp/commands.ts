@@ -58,7 +58,7 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
       throw new WispError(
         'WISP_COMMAND_FAILED_TO_START',
         `could not run ${argv[0]} in the sandbox: ${why.replace(/^execvp [^:]*: /, '')}`,
-        notFound ? 'name a program on the PATH, or give its absolute path' : undefined,
+        { hint: notFound ? 'name a program on the PATH, or give its absolute path' : undefined },
       );
     }
     audit.exitStatus = result.exitStatus;
@@ -93,9 +93,9 @@ async function gate(ctx: ServerContext, tool: string, argv: string[], extra: Too
   throw new WispError(
     'WISP_COMMAND_NOT_ALLOWED',
     `${shown} is not on the server's command allowlist`,
-    allowed.length === 0
+    { hint: allowed.length === 0
       ? 'the server allows no commands: start it with --allow-command "PROGRAM ARGS" (flags must be part of the entry)'
-      : `allowed prefixes (extra arguments may not be flags): ${allowed.join('; ')}`,
+      : `allowed prefixes (extra arguments may not be flags): ${allowed.join('; ')}` },
   );
 }
 

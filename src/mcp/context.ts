@@ -111,7 +111,7 @@ export function abortError(signal: AbortSignal, deadlineMs: number): WispError {
   const reason = signal.reason as { name?: string } | undefined;
   if (reason instanceof WispError) return reason;
   if (reason?.name === 'TimeoutError') {
-    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline');
+    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, { hint: 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline' });
   }
   return new WispError('WISP_CANCELLED', 'the call was cancelled by the client');
 }

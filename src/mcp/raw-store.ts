@@ -134,10 +134,10 @@ export class RawStore {
       throw new WispError(
         'WISP_HANDLE_EVICTED',
         `raw payload ${handle} was evicted (${why}); the store keeps at most ${this.limits.maxCount} payloads, ${Math.round(this.limits.maxBytes / 1048576)} MB, for ${Math.round(this.limits.maxAgeMs / 3600000)} h`,
-        'run the condensing call again to get a new handle',
+        { hint: 'run the condensing call again to get a new handle' },
       );
     }
-    throw new WispError('WISP_UNKNOWN_HANDLE', `no raw payload has the handle ${handle}`, 'use the handle from a condense_log, json_shape or run_and_condense result');
+    throw new WispError('WISP_UNKNOWN_HANDLE', `no raw payload has the handle ${handle}`, { hint: 'use the handle from a condense_log, json_shape or run_and_condense result' });
   }
 
   /** Kept payloads, oldest first. */

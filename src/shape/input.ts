@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { WispError } from '../core/errors.js';
+import { fileError } from '../input/file-errors.js';
 import { formatCount } from './text.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
 
@@ -87,7 +88,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
   try {
     info = await stat(path);
   } catch (err) {
-    throw fileError(err, path);
+    throw fileError(path, err, 'a file');
   }
   if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
   if (!info.isFile()) {
@@ -101,7 +102,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
       all = await readFile(path, o.signal === undefined ? {} : { signal: o.signal });
     } catch (err) {
       throwIfAborted(o.signal);
-      throw fileError(err, path);
+      throw fileError(path, err, 'a file');
     }
     return holdBytes(all, all.length);
   }
@@ -134,7 +135,7 @@ async function openStream(
     }
   } catch (err) {
     if (err instanceof WispError) throw err;
-    throw fileError(err, path ?? 'input');
+    throw fileError(path ?? 'input', err, 'a file');
   }
   const head = Buffer.concat(headParts, headLength);
   if (ended) {
@@ -146,7 +147,7 @@ async function openStream(
     throw new WispError(
       'WISP_INPUT_TOO_LARGE',
       `${path ?? 'input'} is more than ${formatCount(o.maxBytes)} bytes, the limit`,
-      'raise it with --max-bytes to stream it',
+      { hint: 'raise it with --max-bytes to stream it' },
     );
   }
   checkNotBinary(head);
@@ -162,14 +163,14 @@ async function openStream(
       try {
         next = await iterator.next();
       } catch (err) {
-        throw fileError(err, path ?? 'input');
+        throw fileError(path ?? 'input', err, 'a file');
       }
       if (next.done) return;
       const value = next.value;
       const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       read += part.length;
       if (read > limit) {
-        throw new WispError('WISP_INPUT_TOO_LARGE', `${path ?? 'input'} is more than ${formatCount(limit)} bytes, the limit`, 'raise it with --max-bytes');
+        throw new WispError('WISP_INPUT_TOO_LARGE', `${path ?? 'input'} is more than ${formatCount(limit)} bytes, the limit`, { hint: 'raise it with --max-bytes' });
       }
       yield part;
     }
@@ -190,7 +191,7 @@ function checkSize(size: number, o: ResolvedOptions, what: string): void {
     throw new WispError(
       'WISP_INPUT_TOO_LARGE',
       `${what} is ${formatCount(size)} bytes, over the limit of ${formatCount(o.maxBytes)} bytes`,
-      'input is refused rather than cut, because cut JSON does not parse; raise the limit with --max-bytes to stream it',
+      { hint: 'input is refused rather than cut, because cut JSON does not parse; raise the limit with --max-bytes to stream it' },
     );
   }
 }
@@ -213,13 +214,4 @@ function checkNotBlank(firstNonSpaceAt: number, size: number): void {
 
 function binary(why: string): WispError {
   return new WispError('WISP_BINARY_INPUT', `input is not JSON text: ${why}`);
-}
-
-function fileError(err: unknown, path: string): WispError {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
-  if (code === 'EISDIR') return new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
-  if (code === 'ENOTDIR') return new WispError('WISP_FILE_NOT_FOUND', `${path}: a parent is not a directory`);
-  if (code === 'EACCES' || code === 'EPERM') return new WispError('WISP_UNREADABLE', `${path}: permission denied`);
-  return new WispError('WISP_UNREADABLE', `${path}: ${(err as Error)?.message ?? String(err)}`);
 }

@@ -65,7 +65,7 @@ function badLine({ line, text, whole, message }: { line: number; text: string; w
     return new WispError(
       'WISP_TRUNCATED_JSON',
       `JSON Lines: the last line (${formatCount(line)}) looks truncated: it ends ${describeOpen(d)}`,
-      'input cut to fit is refused; pass the whole file',
+      { hint: 'input cut to fit is refused; pass the whole file' },
     );
   }
   let why: string;
@@ -85,7 +85,7 @@ function badLine({ line, text, whole, message }: { line: number; text: string; w
   return new WispError(
     'WISP_NOT_JSON',
     `JSON Lines: line ${formatCount(line)} is not JSON (${why})${line > 1 ? `; lines 1-${formatCount(line - 1)} parse` : ''}`,
-    'JSON Lines needs one complete JSON value on every non-blank line',
+    { hint: 'JSON Lines needs one complete JSON value on every non-blank line' },
   );
 }
 

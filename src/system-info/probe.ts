@@ -86,7 +86,7 @@ export function runProbe(name: ProbeName, args: readonly string[], signal?: Abor
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (e.code === 'ENOENT') reject(new WispError('WISP_UNREADABLE', `${file} is not installed here`));
-      else reject(new WispError('WISP_UNREADABLE', `${file} could not run: ${e.message}`));
+      else reject(new WispError('WISP_UNREADABLE', `${file} could not run: ${e.message}`, { cause: e }));
     });
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -33,7 +33,7 @@ export type ValidRequest =
 const MAX_PID = 4_194_304;
 const MAX_NAME_CHARS = 256;
 
-const bad = (message: string, hint?: string): WispError => new WispError('WISP_BAD_ARGUMENT', message, hint);
+const bad = (message: string, hint?: string): WispError => new WispError('WISP_BAD_ARGUMENT', message, { hint: hint });
 
 export function parseTopic(topic: unknown): Topic {
   if (typeof topic !== 'string' || topic.trim() === '') {

@@ -67,7 +67,7 @@ export const runInfo: CommandRunner = async (args, io) => {
     throw new WispError(
       'WISP_BAD_ARGUMENT',
       positionals.length === 0 ? `name one topic: ${TOPICS.join(', ')}` : `one topic at a time, got ${positionals.length}: ${positionals.join(' ')}`,
-      `usage: ${INFO_USAGE}`,
+      { hint: `usage: ${INFO_USAGE}` },
     );
   }
   const answer = await systemInfo({

@@ -19,7 +19,7 @@ export async function runLogComparison(now: LogSource[], baseline: string[], opt
     paths = await expandPaths(baseline);
   } catch (err) {
     if (!isWispError(err)) throw err;
-    throw new WispError(err.code, `baseline: ${err.message}`, err.hint);
+    throw new WispError(err.code, `baseline: ${err.message}`, { hint: err.hint, cause: err });
   }
   if (paths.includes('-')) throw new WispError('WISP_BAD_ARGUMENT', 'the baseline cannot be stdin: name a file, a folder, a glob or a partial');
   const items = await Promise.all(paths.map((p) => baselineItem(p)));

@@ -14,7 +14,7 @@ export const runRedact: CommandRunner = async (args, io) => {
   try {
     parsed = parseArgs({ args, allowPositionals: false, options: { help: { type: 'boolean', short: 'h', default: false } } });
   } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${REDACT_USAGE}`);
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${REDACT_USAGE}`, { cause: err });
   }
   if (parsed.values.help) {
     io.stdout.write(`usage: ${REDACT_USAGE}\n`);

@@ -32,11 +32,11 @@ export function parsePartialFile(text: string, name: string): PartialFile {
     v = JSON.parse(text);
   } catch {
     // The parser's message quotes the input, which may be binary: name the file only.
-    throw new WispError('WISP_NOT_JSON', `${name} is not a wisp partial (not JSON)`, 'write partials with wisp log --emit-partial');
+    throw new WispError('WISP_NOT_JSON', `${name} is not a wisp partial (not JSON)`, { hint: 'write partials with wisp log --emit-partial' });
   }
   const p = v as Partial<PartialFile> | null;
   if (p === null || typeof p !== 'object' || p.format !== PARTIAL_FORMAT) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${name} is not a wisp partial (no "format": "${PARTIAL_FORMAT}")`, 'write partials with wisp log --emit-partial');
+    throw new WispError('WISP_BAD_ARGUMENT', `${name} is not a wisp partial (no "format": "${PARTIAL_FORMAT}")`, { hint: 'write partials with wisp log --emit-partial' });
   }
   if (p.version !== PARTIAL_VERSION) {
     throw new WispError('WISP_BAD_ARGUMENT', `${name} is a version ${String(p.version)} partial (written by ${String(p.writtenBy)}); this wisp reads version ${PARTIAL_VERSION}`);

@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WispError } from '../../core/errors.js';
+import { fileError } from '../../input/file-errors.js';
 import { parsePartialFile, type PartialFile } from './partial-file.js';
 
 /** Writes a partial as JSON (gzipped when the name ends in .gz), atomically: a reader never sees half of one. */
@@ -16,14 +17,13 @@ export async function readPartial(path: string): Promise<PartialFile> {
   try {
     bytes = await readFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new WispError(code === 'ENOENT' ? 'WISP_FILE_NOT_FOUND' : 'WISP_UNREADABLE', `${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw fileError(path, err, 'a partial');
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
       bytes = gunzipSync(bytes);
     } catch (err) {
-      throw new WispError('WISP_BAD_GZIP', `${path}: unreadable gzip data (${(err as Error).message})`);
+      throw new WispError('WISP_BAD_GZIP', `${path}: unreadable gzip data (${(err as Error).message})`, { cause: err });
     }
   }
   return parsePartialFile(bytes.toString('utf8'), path);

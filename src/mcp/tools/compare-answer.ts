@@ -49,7 +49,7 @@ export async function resolveBaseline(ctx: ServerContext, baseline: string): Pro
     return await baselineItem(await checkRegularFile(ctx.roots, baseline), baseline);
   } catch (err) {
     if (!isWispError(err)) throw err;
-    throw new WispError(err.code, `baseline: ${err.message}`, err.hint);
+    throw new WispError(err.code, `baseline: ${err.message}`, { hint: err.hint, cause: err });
   }
 }
 

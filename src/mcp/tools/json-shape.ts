@@ -51,7 +51,7 @@ export function registerJsonShape(ctx: ServerContext): void {
         if (resolved.kind === 'path') {
           const size = (await stat(resolved.path)).size;
           if (size > MAX_JSON_BYTES) {
-            throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${formatCount(size)} bytes; json_shape reads at most ${formatCount(MAX_JSON_BYTES)}`, 'run wisp shape --max-bytes N on the command line for larger input');
+            throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${formatCount(size)} bytes; json_shape reads at most ${formatCount(MAX_JSON_BYTES)}`, { hint: 'run wisp shape --max-bytes N on the command line for larger input' });
           }
           bytes = await ctx.bounded(readFile(resolved.path, { signal }), signal);
         } else {
@@ -91,7 +91,7 @@ export async function shapeBytes(ctx: ServerContext, bytes: Buffer, label: strin
   } catch (err) {
     // A failed command's output is rarely JSON: say that it failed, not only that the JSON is bad.
     if (call.command !== undefined && commandFailed(call.command.result) && err instanceof WispError) {
-      throw new WispError(err.code, `${commandWarning(call.command.result)}; then: ${err.message}`, err.hint);
+      throw new WispError(err.code, `${commandWarning(call.command.result)}; then: ${err.message}`, { hint: err.hint, cause: err });
     }
     throw err;
   }
