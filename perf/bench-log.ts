@@ -134,8 +134,8 @@ async function main(): Promise<void> {
   const pooled = await timeIt(3, () => condenseLog([fileSource(big)]));
   // A server keeps its pool: threads started and their code warm, as the MCP server's is.
   const pool = await WorkerPool.start(defaultThreadCount());
-  await condenseLog([fileSource(big)], {}, pool);
-  const warmPool = await timeIt(3, () => condenseLog([fileSource(big)], {}, pool));
+  await condenseLog([fileSource(big)], { pool });
+  const warmPool = await timeIt(3, () => condenseLog([fileSource(big)], { pool }));
   await pool.close();
   const oneThread = await timeIt(1, () => condenseLog([fileSource(big)], { workers: 0 }));
   const bigRegex = await timeIt(1, () => regexMapCondense(big));

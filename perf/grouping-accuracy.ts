@@ -24,8 +24,8 @@ import { truth } from './loghub-truth.js';
 /** wisp's group of each line, as `wisp log --assignments` writes it. */
 async function predicted(logPath: string): Promise<Map<number, string>> {
   const state = await condenseLogState([fileSource(logPath)], { workers: 0, crashReports: false });
-  if (!('merger' in state)) throw new Error(`${logPath} reads as a crash report`);
-  const words = mergeWordVariables([...state.merger.groups.values()]);
+  if (state.kind !== 'merged') throw new Error(`${logPath} reads as a crash report`);
+  const words = mergeWordVariables([...state.merged.groups.values()]);
   const groupOf = (key: string): string => words.representative.get(key) ?? key;
   const out = new Map<number, string>();
   const opened = await fileSource(logPath).open();

@@ -61,7 +61,7 @@ for (const format of ['text', 'json'] as const) {
     const input = `${lines.join('\n')}\n`;
     const result = (await condenseLog([textSource('secrets.log', input)], { workers: 2, top: 1000, chunkBytes: 4096 })) as LogResult;
     const state = await condenseLogState([textSource('secrets.log', input)], { workers: 0 });
-    if (!('merger' in state)) throw new Error('not a log');
+    if (state.kind !== 'merged') throw new Error('not a log');
     const outputs = {
       text: renderLogText(result, 1_000_000),
       json: JSON.stringify(result),

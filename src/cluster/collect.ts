@@ -1,15 +1,14 @@
 import { Job, Queue } from 'bullmq';
 import { WispError } from '../core/errors.js';
-import type { LogState } from '../log/condense-log.js';
-import { mergePartialFiles, PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../log/merge/partial-file.js';
+import { PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../log/merge/partial-file.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**
- * Waits until every job of the run has completed or finally failed, then merges the
- * partials in archive order. A job that failed after its retries is reported as a skipped
+ * Waits until every job of the run has completed or finally failed, and returns their
+ * partials in archive order, to be merged. A job that failed after its retries is reported as a skipped
  * input, as a single run reports an unreadable file.
  */
-export async function collectRun(target: ClusterTarget, options: { waitMs: number; pollMs?: number }): Promise<LogState> {
+export async function collectRun(target: ClusterTarget, options: { waitMs: number; pollMs?: number }): Promise<PartialFile[]> {
   const queue = new Queue<ClusterJob>(target.queue, { connection: target.connection });
   try {
     const client = await queue.client;
@@ -36,7 +35,7 @@ export async function collectRun(target: ClusterTarget, options: { waitMs: numbe
         partials.push(failedInput(job.data.path, job.failedReason ?? 'no result'));
       }
     }
-    return mergePartialFiles(partials);
+    return partials;
   } finally {
     await queue.close();
   }

@@ -1,6 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import { condenseLogState } from '../log/condense-log.js';
-import { toPartialFile } from '../log/merge/partial-file.js';
+import { condenseLogToPartial } from '../log/condense-log.js';
 import { fileSource } from '../input/sources.js';
 import { WISP_VERSION } from '../core/version.js';
 import type { ClusterJob, ClusterTarget } from './connection.js';
@@ -25,10 +24,9 @@ export function startClusterWorker(target: ClusterTarget, options: ClusterWorker
     target.queue,
     async (job: Job<ClusterJob>) => {
       if (options.slowMs > 0) await new Promise((r) => setTimeout(r, options.slowMs));
-      const state = await condenseLogState([fileSource(job.data.path)], { skipBadInputs: true, crashReports: false, workers: 0 });
-      if (!('merger' in state)) throw new Error(`${job.data.path} is a crash report, not a log`);
-      options.log(`done ${job.id} ${job.data.path} (${state.read.lines} lines)`);
-      return JSON.stringify(toPartialFile(state, `wisp ${WISP_VERSION}`));
+      const partial = await condenseLogToPartial([fileSource(job.data.path)], { workers: 0 }, `wisp ${WISP_VERSION}`);
+      options.log(`done ${job.id} ${job.data.path} (${partial.read.lines} lines)`);
+      return JSON.stringify(partial);
     },
     {
       connection: target.connection,

@@ -53,6 +53,11 @@ export class WispError extends Error {
   }
 }
 
+/** How a cancelled call ends: `condense_log was cancelled`. */
+export function cancelledError(what: string): WispError {
+  return new WispError('WISP_CANCELLED', `${what} was cancelled`);
+}
+
 export function isWispError(err: unknown): err is WispError {
   return err instanceof WispError;
 }

@@ -125,3 +125,14 @@ export function textSource(name: string, text: string | Buffer): LogSource {
 function toBuffer(v: Buffer | string): Buffer {
   return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
 }
+
+/** The bytes to expect, where every input can tell (gzip and streams cannot). */
+export async function expectedBytes(sources: LogSource[]): Promise<number | undefined> {
+  let total = 0;
+  for (const s of sources) {
+    const size = s.size === undefined ? undefined : await s.size();
+    if (size === undefined) return undefined;
+    total += size;
+  }
+  return total;
+}

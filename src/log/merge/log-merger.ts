@@ -1,16 +1,10 @@
-import { TRACE_WINDOW, type GroupStat, type LogPartial } from '../model/partial.js';
+import { TRACE_WINDOW, type GroupStat, type LogPartial, type Overflow } from '../model/partial.js';
 import { SEVERITY_COUNT, type Severity } from '../model/severity.js';
+import type { MergedLog } from '../model/state.js';
 import { mergeGroupValues } from '../model/values.js';
 
 /** Past this many distinct templates, new ones are counted, not kept: memory stays bounded. */
 export const MAX_GROUPS = 50_000;
-
-
-export interface Overflow {
-  records: number;
-  lines: number;
-  bySeverity: number[];
-}
 
 /**
  * Folds chunk partials into one result, strictly in input order. Everything it does is a
@@ -18,19 +12,24 @@ export interface Overflow {
  * were cut or which worker condensed them.
  */
 export class LogMerger {
-  readonly groups = new Map<string, GroupStat>();
-  readonly overflow: Overflow = { records: 0, lines: 0, bySeverity: new Array<number>(SEVERITY_COUNT).fill(0) };
-  lines = 0;
-  skipped = 0;
-  cut = 0;
-  cutRecords = 0;
+  readonly #groups = new Map<string, GroupStat>();
+  readonly #overflow: Overflow = { records: 0, lines: 0, bySeverity: new Array<number>(SEVERITY_COUNT).fill(0) };
+  #lines = 0;
+  #skipped = 0;
+  #cut = 0;
+  #cutRecords = 0;
   /** The group of the last record merged: what the next span's first record follows. */
   #last: string | null = null;
   /** Precursor pairs: error group key -> `precursor key \u0001 same-trace flag` -> count. */
-  readonly pairs = new Map<string, Map<string, number>>();
+  readonly #pairs = new Map<string, Map<string, number>>();
   /** Per trace: its last record's group and index (records counted from the input's start). */
   #traceLast = new Map<number, [string, number]>();
   #records = 0;
+
+  /** Lines merged so far: where the next span's line numbers start. */
+  get lines(): number {
+    return this.#lines;
+  }
 
   /** A new input starts: nothing in it continues, or comes after, the previous input's records. */
   startInput(): void {
@@ -41,8 +40,8 @@ export class LogMerger {
 
   #countPair(key: string, before: string, sameTrace: number, n: number): void {
     if (key === before) return;
-    let m = this.pairs.get(key);
-    if (m === undefined) this.pairs.set(key, (m = new Map()));
+    let m = this.#pairs.get(key);
+    if (m === undefined) this.#pairs.set(key, (m = new Map()));
     const id = `${before}\u0001${sameTrace}`;
     m.set(id, (m.get(id) ?? 0) + n);
   }
@@ -77,26 +76,26 @@ export class LogMerger {
    * `input`, the partial is a whole input's and its groups count towards that input.
    */
   add(p: LogPartial, input?: number, inputOffset = 0): void {
-    const offset = this.lines;
+    const offset = this.#lines;
     if (p.sequence !== undefined) this.#addSequence(p.sequence);
     for (const g of p.groups) this.#addGroup(g, offset, input, inputOffset);
     if (p.overflow !== undefined) {
-      this.overflow.records += p.overflow.records;
-      this.overflow.lines += p.overflow.lines;
-      p.overflow.bySeverity.forEach((n, s) => (this.overflow.bySeverity[s]! += n));
+      this.#overflow.records += p.overflow.records;
+      this.#overflow.lines += p.overflow.lines;
+      p.overflow.bySeverity.forEach((n, s) => (this.#overflow.bySeverity[s]! += n));
     }
     if (p.last !== null) this.#last = p.last;
-    this.lines += p.lines;
-    this.skipped += p.skipped;
-    this.cut += p.cut;
-    this.cutRecords += p.cutRecords ?? 0;
+    this.#lines += p.lines;
+    this.#skipped += p.skipped;
+    this.#cut += p.cut;
+    this.#cutRecords += p.cutRecords ?? 0;
   }
 
   #addGroup(g: GroupStat, offset: number, input: number | undefined, inputOffset: number): void {
     // A merged span's groups know their inputs already: renumber them after those before.
     const counts: [number, number][] =
       input !== undefined ? [[input, g.records]] : Object.entries(g.perInput ?? {}).map(([i, n]) => [Number(i) + inputOffset, n]);
-    const existing = this.groups.get(g.key);
+    const existing = this.#groups.get(g.key);
     if (existing !== undefined) {
       existing.records += g.records;
       existing.lines += g.lines;
@@ -108,7 +107,7 @@ export class LogMerger {
       for (const [i, n] of counts) (existing.perInput ??= {})[i] = (existing.perInput[i] ?? 0) + n;
       return;
     }
-    if (this.groups.size >= MAX_GROUPS) {
+    if (this.#groups.size >= MAX_GROUPS) {
       this.#countOverflow(g.severity, g.records, g.lines);
       return;
     }
@@ -116,41 +115,61 @@ export class LogMerger {
     g.lastLine += offset;
     if (counts.length > 0) g.perInput = Object.fromEntries(counts);
     else delete g.perInput;
-    this.groups.set(g.key, g);
+    this.#groups.set(g.key, g);
   }
 
-  /**
-   * Everything merged so far as one partial, to be merged again: merging is associative,
-   * so a whole input can be condensed apart and folded in (or dropped) as a unit.
-   */
-  toPartial(): LogPartial {
+  /** What was merged, read-only: the merger is done with once this is taken. */
+  finish(): MergedLog {
     return {
-      lines: this.lines,
-      skipped: this.skipped,
-      cut: this.cut,
-      cutRecords: this.cutRecords,
-      groups: [...this.groups.values()],
+      groups: this.#groups,
+      overflow: this.#overflow,
+      pairs: this.#pairs,
+      lines: this.#lines,
+      skipped: this.#skipped,
+      cut: this.#cut,
+      cutRecords: this.#cutRecords,
       last: this.#last,
-      overflow: this.overflow,
-      // Pairs are resolved by now; a whole span starts no earlier record, so nothing is open.
-      sequence: {
-        pairs: [...this.pairs].flatMap(([key, m]) =>
-          [...m].map(([id, n]): [string, string, number, number] => {
-            const [b, sameTrace] = id.split('\u0001');
-            return [key, b!, Number(sameTrace), n];
-          }),
-        ),
-        records: 0,
-        firstError: null,
-        openTraces: [],
-        traceLast: [],
-      },
     };
   }
 
-  #countOverflow(severity: Severity, records: number, lines: number): void {
-    this.overflow.records += records;
-    this.overflow.lines += lines;
-    this.overflow.bySeverity[severity]! += lines;
+  /** Everything merged so far as one partial: see partialOf. */
+  toPartial(): LogPartial {
+    return partialOf(this.finish());
   }
+
+  #countOverflow(severity: Severity, records: number, lines: number): void {
+    this.#overflow.records += records;
+    this.#overflow.lines += lines;
+    this.#overflow.bySeverity[severity]! += lines;
+  }
+}
+
+/**
+ * A merged span as one partial, to be merged again: merging is associative, so a whole
+ * input can be condensed apart and folded in (or dropped) as a unit, and a partial file
+ * merged with others.
+ */
+export function partialOf(m: MergedLog): LogPartial {
+  return {
+    lines: m.lines,
+    skipped: m.skipped,
+    cut: m.cut,
+    cutRecords: m.cutRecords,
+    groups: [...m.groups.values()],
+    last: m.last,
+    overflow: m.overflow,
+    // Pairs are resolved by now; a whole span starts no earlier record, so nothing is open.
+    sequence: {
+      pairs: [...m.pairs].flatMap(([key, pairs]) =>
+        [...pairs].map(([id, n]): [string, string, number, number] => {
+          const [b, sameTrace] = id.split('\u0001');
+          return [key, b!, Number(sameTrace), n];
+        }),
+      ),
+      records: 0,
+      firstError: null,
+      openTraces: [],
+      traceLast: [],
+    },
+  };
 }

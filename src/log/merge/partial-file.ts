@@ -1,8 +1,8 @@
 import { WispError } from '../../core/errors.js';
-import type { LogState } from '../condense-log.js';
 import type { LogPartial } from '../model/partial.js';
-import type { LogResult } from '../model/result.js';
-import { LogMerger } from './log-merger.js';
+import type { LogRead } from '../model/result.js';
+import type { LogState } from '../model/state.js';
+import { LogMerger, partialOf } from './log-merger.js';
 
 export const PARTIAL_FORMAT = 'wisp-log-partial';
 /** 2: records never cross spans (no lead), groups carry exampleMoreLines. */
@@ -18,12 +18,12 @@ export interface PartialFile {
   version: typeof PARTIAL_VERSION;
   /** Which wisp wrote it, for a reader's error messages. */
   writtenBy: string;
-  read: LogResult['read'];
+  read: LogRead;
   state: LogPartial;
 }
 
 export function toPartialFile(state: LogState, writtenBy: string): PartialFile {
-  return { format: PARTIAL_FORMAT, version: PARTIAL_VERSION, writtenBy, read: state.read, state: state.merger.toPartial() };
+  return { format: PARTIAL_FORMAT, version: PARTIAL_VERSION, writtenBy, read: state.read, state: partialOf(state.merged) };
 }
 
 export function parsePartialFile(text: string, name: string): PartialFile {
@@ -53,7 +53,7 @@ export function parsePartialFile(text: string, name: string): PartialFile {
  */
 export function mergePartialFiles(files: PartialFile[]): LogState {
   const merger = new LogMerger();
-  const read: LogResult['read'] = { inputs: [], bytes: 0, lines: 0, skippedHeadBytes: 0, cutLines: 0, frameLines: 0, skippedInputs: [], notes: [] };
+  const read: LogRead = { inputs: [], bytes: 0, lines: 0, skippedHeadBytes: 0, cutLines: 0, frameLines: 0, skippedInputs: [], notes: [] };
   for (const f of files) {
     const base = merger.lines;
     const inputOffset = read.inputs.length;
@@ -68,8 +68,9 @@ export function mergePartialFiles(files: PartialFile[]): LogState {
     // The tail is the last input's: its line numbers move with the lines before it.
     if (f.read.tail !== undefined) read.tail = f.read.tail.map((l) => ({ line: l.line + base, text: l.text }));
   }
-  read.lines = merger.lines;
-  read.cutLines = merger.cut;
+  const merged = merger.finish();
+  read.lines = merged.lines;
+  read.cutLines = merged.cut;
   read.frameLines = files.reduce((n, f) => n + f.read.frameLines, 0);
-  return { merger, read };
+  return { kind: 'merged', merged, read };
 }

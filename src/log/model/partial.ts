@@ -40,6 +40,13 @@ export interface GroupStat {
   perInput?: Record<number, number>;
 }
 
+/** Records past the group cap (MAX_GROUPS): counted, lines by severity, not kept. */
+export interface Overflow {
+  records: number;
+  lines: number;
+  bySeverity: number[];
+}
+
 /**
  * What a worker returns for one chunk of whole records. Line numbers are relative to the
  * chunk; the merger shifts them.
@@ -57,7 +64,7 @@ export interface LogPartial {
   /** The group of the chunk's last record: what the next chunk's first record follows. */
   last: string | null;
   /** Templates past the group cap: counted, not kept (a merged span's partial only). */
-  overflow?: { records: number; lines: number; bySeverity: number[] };
+  overflow?: Overflow;
   /** What came before error and fault records, for precursors. */
   sequence?: Sequence;
 }

@@ -85,27 +85,30 @@ export interface SeverityCount {
   lines: number;
 }
 
+/** What a run read: its inputs, in order, and what of them it skipped, cut or could not see. */
+export interface LogRead {
+  inputs: InputRead[];
+  bytes: number;
+  lines: number;
+  /** Bytes of the head skipped to keep within maxBytes (0 when all was read). */
+  skippedHeadBytes: number;
+  /** Lines of 64 KiB or more, cut to 64 KiB. */
+  cutLines: number;
+  /** log show headers and footers, read but not log lines. */
+  frameLines: number;
+  /** Inputs that could not be read, and why: reported and left out. */
+  skippedInputs: { name: string; reason: string }[];
+  /** What the source could not see (another user's journal entries, ...). */
+  notes: string[];
+  /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
+  crashes?: CrashInput[];
+  /** The last input's last lines, redacted, as `tail` would show them. */
+  tail?: { line: number; text: string }[];
+}
+
 export interface LogResult {
   kind: 'log';
-  read: {
-    inputs: InputRead[];
-    bytes: number;
-    lines: number;
-    /** Bytes of the head skipped to keep within maxBytes (0 when all was read). */
-    skippedHeadBytes: number;
-    /** Lines of 64 KiB or more, cut to 64 KiB. */
-    cutLines: number;
-    /** log show headers and footers, read but not log lines. */
-    frameLines: number;
-    /** Inputs that could not be read, and why: reported and left out. */
-    skippedInputs: { name: string; reason: string }[];
-    /** What the source could not see (another user's journal entries, ...). */
-    notes: string[];
-    /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
-    crashes?: CrashInput[];
-    /** The last input's last lines, redacted, as `tail` would show them. */
-    tail?: { line: number; text: string }[];
-  };
+  read: LogRead;
   format: string;
   /** Log lines (read.lines less header and footer lines), records, distinct groups. */
   totals: { lines: number; records: number; groups: number };

@@ -17,7 +17,7 @@ const TEMPLATE_CHARS = 120;
 export function findPrecursors(
   shown: GroupStat[],
   all: GroupStat[],
-  pairs: Map<string, Map<string, number>>,
+  pairs: ReadonlyMap<string, ReadonlyMap<string, number>>,
   representative: Map<string, string>,
 ): Map<string, Precursor> {
   const rep = (key: string): string => representative.get(key) ?? key;

@@ -1,11 +1,11 @@
 import type { GroupStat } from '../model/partial.js';
-import type { InputRead, LogResult, ShownGroup, SeverityCount } from '../model/result.js';
+import type { InputRead, LogRead, LogResult, ShownGroup, SeverityCount } from '../model/result.js';
 import { SEVERITIES, severityName, type SeverityName } from '../model/severity.js';
-import type { LogMerger } from '../merge/log-merger.js';
+import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
-import { foldEnums, mergeWordVariables, type WordMerge } from '../group/word-variables.js';
+import { foldEnums, type WordMerge } from '../group/word-variables.js';
 
 /** Severity first, then count, then first appearance: a total order, so ties cannot flip. */
 export function compareGroups(a: GroupStat, b: GroupStat): number {
@@ -15,16 +15,12 @@ export function compareGroups(a: GroupStat, b: GroupStat): number {
 const zeroBySeverity = (): Record<SeverityName, number> =>
   Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<SeverityName, number>;
 
-/** Ranks the merged groups, keeps the top N, and accounts for everything it leaves out. */
-export function rankGroups(
-  merger: LogMerger,
-  top: number,
-  read: LogResult['read'],
-  format: string,
-  /** The word-variable merge of these groups, when the caller has made it already. */
-  words?: WordMerge,
-): LogResult {
-  const { groups: merged, representative: byWords } = words ?? mergeWordVariables([...merger.groups.values()]);
+/**
+ * Ranks the groups (after word-variable merging: `words`), keeps the top N, and accounts
+ * for everything it leaves out.
+ */
+export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: LogRead, format: string): LogResult {
+  const { groups: merged, representative: byWords } = words;
   // Enum variations of one event that would crowd the view are shown as one group.
   const { groups: all, representative: byEnum } = foldEnums(merged.sort(compareGroups), top, compareGroups);
   const representative = new Map(byWords);
@@ -41,20 +37,20 @@ export function rankGroups(
   });
   const rankOf = new Map(all.map((g, i) => [g, i]));
   const shownSet = new Set(shown);
-  const precursors = findPrecursors(shown, all, merger.pairs, representative);
+  const precursors = findPrecursors(shown, all, log.pairs, representative);
   const linesBySeverity = zeroBySeverity();
-  let records = merger.overflow.records;
+  let records = log.overflow.records;
   for (const g of all) {
     linesBySeverity[severityName(g.severity)] += g.lines;
     records += g.records;
   }
-  merger.overflow.bySeverity.forEach((n, s) => {
+  log.overflow.bySeverity.forEach((n, s) => {
     linesBySeverity[SEVERITIES[s]!] += n;
   });
 
   const bySeverity: Partial<Record<SeverityName, SeverityCount>> = {};
-  let omittedRecords = merger.overflow.records;
-  let omittedLines = merger.overflow.lines;
+  let omittedRecords = log.overflow.records;
+  let omittedLines = log.overflow.lines;
   for (const g of all) {
     if (shownSet.has(g)) continue;
     const name = severityName(g.severity);
@@ -64,7 +60,7 @@ export function rankGroups(
     omittedRecords += g.records;
     omittedLines += g.lines;
   }
-  merger.overflow.bySeverity.forEach((n, s) => {
+  log.overflow.bySeverity.forEach((n, s) => {
     if (n === 0) return;
     const c = (bySeverity[SEVERITIES[s]!] ??= { groups: 0, lines: 0 });
     c.lines += n;
@@ -74,7 +70,7 @@ export function rankGroups(
     kind: 'log',
     read,
     format,
-    totals: { lines: merger.lines - merger.skipped, records, groups: all.length },
+    totals: { lines: log.lines - log.skipped, records, groups: all.length },
     linesBySeverity,
     groups: shown.map((g) => {
       const s = withInputs(toShown(g, rankOf.get(g)!), g, read.inputs);
@@ -87,7 +83,7 @@ export function rankGroups(
       records: omittedRecords,
       lines: omittedLines,
       bySeverity,
-      overflowLines: merger.overflow.lines,
+      overflowLines: log.overflow.lines,
     },
   };
 }

@@ -13,6 +13,9 @@ const n = formatCount;
 /** Tabs as spaces: the layout is ours. */
 const cell = (s: string, max: number): string => clip(s.replace(/\t/g, ' '), max);
 
+/** The CLI's text budget, in bytes: about a screen and a half, read whole by an agent. */
+export const TEXT_BYTES = 10_000;
+
 export function formatBytes(b: number): string {
   if (b < 1024) return `${b} B`;
   if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;

@@ -69,7 +69,7 @@ export async function compareSource(
   const baselineName = baseline.kind === 'log' ? baseline.source.name : baseline.name;
   const pool = await ctx.pool();
   const top = call.top ?? MCP_TOP;
-  const was = await baselineState([baseline], { top, maxBytes: AGENT_MAX_BYTES, signal: call.signal }, pool);
+  const was = await baselineState([baseline], { top, maxBytes: AGENT_MAX_BYTES, signal: call.signal, pool });
   const progress = progressReporter(call.extra);
   const writer = ctx.store.begin(label);
   let result: CompareResult;
@@ -83,10 +83,10 @@ export async function compareSource(
         signal: call.signal,
         tap: (bytes) => writer.write(bytes),
         onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
+        pool,
       },
-      pool,
     );
-    if ('merger' in now) {
+    if (now.kind === 'merged') {
       now.read.notes.push(...(call.notes ?? []));
       skipped = now.read.skippedHeadBytes;
     }

@@ -136,8 +136,8 @@ export async function condenseSource(ctx: ServerContext, source: LogSource, labe
         signal: call.signal,
         tap: (bytes) => writer.write(bytes),
         onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
+        pool: await ctx.pool(),
       },
-      await ctx.pool(),
     );
   } catch (err) {
     writer.abandon();
