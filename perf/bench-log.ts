@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logShowDefault, mixedLogLines } from '../fixtures/logs.js';
-import { condenseLog } from '../src/log/condense-log.js';
+import { condenseLog } from '../src/log/index.js';
 import { fileSource } from '../src/input/sources.js';
 import { defaultThreadCount, WorkerPool } from '../src/pipeline/worker-pool.js';
 

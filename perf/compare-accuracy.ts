@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { compareStates } from '../src/compare/compare-states.js';
 import { matchGroups, type MatchedGroup } from '../src/compare/match-groups.js';
 import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
-import { condenseLogState } from '../src/log/condense-log.js';
+import { condenseLogState } from '../src/log/index.js';
 import type { LogState } from '../src/log/model/state.js';
 import { detectFormat, withFormat } from '../src/log/read/detect.js';
 import { recordChunks } from '../src/log/read/record-chunks.js';

@@ -13,7 +13,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
-import { condenseLogState } from '../src/log/condense-log.js';
+import { condenseLogState } from '../src/log/index.js';
 import { detectFormat, withFormat } from '../src/log/read/detect.js';
 import { recordChunks } from '../src/log/read/record-chunks.js';
 import { mergeWordVariables } from '../src/log/group/word-variables.js';

@@ -1,5 +1,5 @@
 /** wisp as a library: the condensers, their sources, and the shared worker pool. */
-export { condenseLog } from './log/condense-log.js';
+export { condenseLog } from './log/index.js';
 export { AGENT_MAX_BYTES, type CondenseLogOptions } from './log/options.js';
 export type { CondenseResult, CrashResult, LogResult, ShownGroup, InputRead } from './log/model/result.js';
 export { parseCrashReport, renderCrashReport, type CrashReport } from './crash/index.js';

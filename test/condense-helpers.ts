@@ -1,4 +1,4 @@
-import { condenseLog } from '../src/log/condense-log.js';
+import { condenseLog } from '../src/log/index.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
 import type { CondenseResult, LogResult, ShownGroup } from '../src/log/model/result.js';
 import { textSource } from '../src/input/sources.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
+import { condenseLog, condenseLogState } from '../src/log/index.js';
 import { mergeWordVariables } from '../src/log/group/word-variables.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
 import { textSource } from '../src/input/sources.js';

@@ -7,7 +7,7 @@
  * `--json`, a partial file, and the values and cause lines inside them.
  */
 import test from 'ava';
-import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
+import { condenseLog, condenseLogState } from '../src/log/index.js';
 import type { LogResult } from '../src/log/model/result.js';
 import { toPartialFile } from '../src/log/merge/partial-file.js';
 import { renderLogText } from '../src/log/render/log-text.js';

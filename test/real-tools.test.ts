@@ -7,7 +7,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { condenseLog } from '../src/log/condense-log.js';
+import { condenseLog } from '../src/log/index.js';
 import type { LogResult } from '../src/log/model/result.js';
 import { renderLogText } from '../src/log/render/log-text.js';
 import { textSource } from '../src/input/sources.js';

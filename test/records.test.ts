@@ -6,7 +6,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { condenseLog } from '../src/log/condense-log.js';
+import { condenseLog } from '../src/log/index.js';
 import { renderLogText } from '../src/log/render/log-text.js';
 import { fileSource } from '../src/input/sources.js';
 import { ips309Crash } from '../fixtures/crash.js';

@@ -1,5 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import { condenseLogToPartial } from '../log/condense-log.js';
+import { condenseLogToPartial } from '../log/index.js';
 import { fileSource } from '../input/sources.js';
 import { WISP_VERSION } from '../core/version.js';
 import type { ClusterJob, ClusterTarget } from './connection.js';

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
 import { isWispError, WispError } from '../core/errors.js';
-import { condenseLogState, condenseLogToPartial } from '../log/condense-log.js';
+import { condenseLogState, condenseLogToPartial } from '../log/index.js';
 import type { LogState } from '../log/model/state.js';
 import { resolveLogOptions, type CondenseLogOptions } from '../log/options.js';
 import type { CrashResult } from '../log/model/result.js';

@@ -3,7 +3,7 @@ import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
 import { startClusterWorker } from '../../cluster/worker.js';
 import { WispError } from '../../core/errors.js';
-import { mergeLogPartials } from '../../log/condense-log.js';
+import { mergeLogPartials } from '../../log/index.js';
 import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';

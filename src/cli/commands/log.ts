@@ -4,7 +4,7 @@ import { renderCrashReport } from '../../crash/index.js';
 import { expandPaths } from '../../input/expand-paths.js';
 import { journalSource } from '../../input/journal.js';
 import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
-import { condenseLog, condenseLogToPartial } from '../../log/condense-log.js';
+import { condenseLog, condenseLogToPartial } from '../../log/index.js';
 import { writePartial } from '../../log/merge/partial-io.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import type { CondenseLogOptions } from '../../log/options.js';

@@ -1,5 +1,5 @@
 import { WispError } from '../../core/errors.js';
-import { mergeLogPartials } from '../../log/condense-log.js';
+import { mergeLogPartials } from '../../log/index.js';
 import { readPartial } from '../../log/merge/partial-io.js';
 import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';

@@ -3,7 +3,7 @@ import { baselineItem, baselineState, compareCondensed, type BaselineItem } from
 import { renderCompareText } from '../../compare/render-text.js';
 import type { CompareResult } from '../../compare/result.js';
 import { isWispError, WispError } from '../../core/errors.js';
-import { condenseLogState } from '../../log/condense-log.js';
+import { condenseLogState } from '../../log/index.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
 import { formatCount } from '../../core/text.js';
 import type { LogSource } from '../../input/sources.js';

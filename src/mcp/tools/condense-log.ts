@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
 import { WispError } from '../../core/errors.js';
-import { condenseLog } from '../../log/condense-log.js';
+import { condenseLog } from '../../log/index.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import { renderLogText } from '../../log/render/log-text.js';
