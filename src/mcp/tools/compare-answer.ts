@@ -11,7 +11,7 @@ import { mb, progressReporter, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';
 import { fitAnswer, type ToolAnswer } from '../result.js';
 import { checkRegularFile } from '../roots.js';
-import { MCP_TOP, type CondenseCall } from './condense-log.js';
+import { MCP_TOP, type CondenseCall } from './condense-call.js';
 
 const HANDLE = /^raw_[0-9a-f]{20}$/;
 
