@@ -93,6 +93,7 @@ const jsonInputs = {
   'secrets.json': json.secretsAndEscapes(),
   'line-cap.json': json.lineCapOrdering(),
   'formats-enums.json': json.formatsAndEnums(),
+  'random-lines.jsonl': `${Array.from({ length: 400 }, ((r) => () => json.randomJson(r, { depth: 3, repeatKeys: true }))(json.rng(606))).join('\n')}\n`,
   'empty.json': '',
   'binary.json': Buffer.from([0x7b, 0x00, 0x01, 0x7d]),
 };
@@ -153,8 +154,9 @@ for (const p of [...jsonPaths, ...samples.slice(0, 1)]) {
   run(`shape-json.${name(p)}`, ['shape', '--json', p]);
   run(`shape-text.${name(p)}`, ['shape', p]);
 }
-for (const p of [join(work, 'json-lines.jsonl'), join(work, 'big-json-lines.jsonl'), join(work, 'api-export.json')]) {
+for (const p of [join(work, 'json-lines.jsonl'), join(work, 'big-json-lines.jsonl'), join(work, 'api-export.json'), join(work, 'random-lines.jsonl')]) {
   run(`shape-workers2.${name(p)}`, ['shape', '--json', '--workers', '2', '--chunk-bytes', '65536', p]);
+  run(`shape-workers2-small.${name(p)}`, ['shape', '--json', '--max-lines', '10000', '--workers', '2', '--chunk-bytes', '97', p]);
   run(`shape-streamed.${name(p)}`, ['shape', '--max-bytes', '100M', '--hold-bytes', '65536', '--workers', '2', p]);
   run(`shape-refused.${name(p)}`, ['shape', '--max-bytes', '10000', p]);
 }
