@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { WispError } from '../core/errors.js';
+import { tooLarge } from '../input/byte-limit.js';
 import { fileError } from '../input/file-errors.js';
 import { formatCount } from './text.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
@@ -45,10 +46,16 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function openInput(input: ShapeInput, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
   throwIfAborted(o.signal);
-  if (typeof input === 'string') return holdText(input, o);
+  if (typeof input === 'string') {
+    const held = holdText(input, o);
+    o.tap?.(Buffer.from(input));
+    return held;
+  }
   if (input instanceof Uint8Array) {
     checkSize(input.length, o, 'input');
-    return holdBytes(Buffer.from(input.buffer, input.byteOffset, input.byteLength), input.length);
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    o.tap?.(bytes);
+    return holdBytes(bytes, input.length);
   }
   if (typeof input === 'object' && input !== null && 'path' in input && typeof input.path === 'string') return openFile(input.path, o);
   if (typeof input === 'object' && input !== null && 'stream' in input && input.stream !== undefined) {
@@ -104,6 +111,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
       throwIfAborted(o.signal);
       throw fileError(path, err, 'a file');
     }
+    o.tap?.(all);
     return holdBytes(all, all.length);
   }
   return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
@@ -130,6 +138,7 @@ async function openStream(
         break;
       }
       const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      o.tap?.(part);
       headParts.push(part);
       headLength += part.length;
     }
@@ -144,11 +153,7 @@ async function openStream(
   }
   if (o.maxBytes <= headLength) {
     await iterator.return?.();
-    throw new WispError(
-      'WISP_INPUT_TOO_LARGE',
-      `${path ?? 'input'} is more than ${formatCount(o.maxBytes)} bytes, the limit`,
-      { hint: 'raise it with --max-bytes to stream it' },
-    );
+    throw tooLarge(path ?? 'input', o.maxBytes, 'raise it with --max-bytes to stream it');
   }
   checkNotBinary(head);
   const bom = startsWithBom(head);
@@ -169,9 +174,8 @@ async function openStream(
       const value = next.value;
       const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       read += part.length;
-      if (read > limit) {
-        throw new WispError('WISP_INPUT_TOO_LARGE', `${path ?? 'input'} is more than ${formatCount(limit)} bytes, the limit`, { hint: 'raise it with --max-bytes' });
-      }
+      if (read > limit) throw tooLarge(path ?? 'input', limit, 'raise it with --max-bytes');
+      o.tap?.(part);
       yield part;
     }
   }
