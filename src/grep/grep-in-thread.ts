@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { WispError } from '../core/errors.js';
-import type { GrepQuery, GrepResult } from './grep-file.js';
+import { grepFile, type GrepQuery, type GrepResult } from './grep-file.js';
 
 const WORKER = new URL('../../workers/grep-raw.js', import.meta.url);
 
@@ -32,4 +32,14 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
     );
     worker.once('error', (err) => finish(() => reject(err)));
   });
+}
+
+/** The thread's side (workers/grep-raw.ts): greps what it was given and posts the answer. */
+export function grepInThisThread(): void {
+  const { file, query } = workerData as { file: string; query: GrepQuery };
+  try {
+    parentPort!.postMessage({ ok: true, result: grepFile(file, query) });
+  } catch (err) {
+    parentPort!.postMessage({ ok: false, message: (err as Error).message });
+  }
 }
