@@ -1,6 +1,6 @@
 /**
  * Apple crash reports for condense_log: recognise them, parse them into a CrashReport, and
- * render the part a developer acts on (ADR 0032).
+ * render the part a developer acts on.
  *
  * Formats, newest first:
  * - `.ips` (macOS 12+ / iOS 15+): JSON header line + JSON body. bug_type 309 is a crash;

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { WispError } from '../core/errors.js';
-import { redact } from '../redact/index.js';
 
 export interface CommandResult {
   argv: string[];
@@ -105,20 +104,6 @@ export function runCommand(argv: string[], options: RunCommandOptions): Promise<
       resolve({ argv, output, exitStatus, signal, timedOut, droppedBytes });
     });
   });
-}
-
-/** Whether the command failed or timed out: the result's text must then say so first. */
-export function commandFailed(r: CommandResult): boolean {
-  return r.timedOut || r.exitStatus !== 0;
-}
-
-/** The warning line an agent reads first when a command did not succeed (ADR 0032's amendment). */
-export function commandWarning(r: CommandResult): string | undefined {
-  if (!commandFailed(r)) return undefined;
-  const how = r.timedOut ? 'timed out and was stopped' : r.exitStatus === null ? `was killed by ${r.signal ?? 'a signal'}` : `exited with status ${r.exitStatus}`;
-  const text = r.output.toString('utf8');
-  const firstLine = text.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
-  return `WARNING: the command ${how}; first line of output: ${redact(firstLine.slice(0, 300))}`;
 }
 
 /**

@@ -17,7 +17,7 @@ interface ProbeSpec {
 const PROBES = {
   du: { files: ['/usr/bin/du', '/bin/du'], timeoutMs: 30_000, maxBytes: 4 * 1024 * 1024 },
   df: { files: ['/bin/df', '/usr/bin/df'], timeoutMs: 5_000, maxBytes: 1024 * 1024 },
-  // macOS only: the probes ADR 0034 names.
+  // macOS only: the probes that answer there.
   sysctl: { files: ['/usr/sbin/sysctl'], timeoutMs: 5_000, maxBytes: 256 * 1024 },
   memory_pressure: { files: ['/usr/bin/memory_pressure'], timeoutMs: 5_000, maxBytes: 256 * 1024 },
   pmset: { files: ['/usr/bin/pmset'], timeoutMs: 5_000, maxBytes: 64 * 1024 },

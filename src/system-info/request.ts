@@ -12,7 +12,7 @@ export type Topic = (typeof TOPICS)[number];
 
 /**
  * As a caller gives it. `process` is a string on every MCP call (empty for the topics that
- * take none, per ADR 0034's amendment); the CLI leaves what it was not given undefined.
+ * take none: the tool's schema requires it); the CLI leaves what it was not given undefined.
  */
 export interface SystemInfoRequest {
   topic: string;

@@ -89,7 +89,7 @@ export interface Sequence {
 
 /**
  * A record's predecessor on its trace counts when it is at most this many records back: a
- * precursor comes shortly before (the essay's came within 40 ms). A window in records,
+ * precursor comes shortly before (a TLS downgrade comes milliseconds before the reset it causes). A window in records,
  * not a number of traces remembered, so that the answer does not depend on where chunks
  * were cut, and a chunk hands on only its last TRACE_WINDOW records' traces.
  */

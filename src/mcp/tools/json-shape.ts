@@ -3,13 +3,12 @@ import { WispError } from '../../core/errors.js';
 import { formatCount } from '../../core/text.js';
 import { jsonShape, type ShapeInput, type ShapeReport } from '../../shape/index.js';
 import { DEFAULT_MAX_BYTES } from '../../shape/options.js';
-import { commandFailed, commandWarning } from '../../input/command.js';
 import type { AuditEntry } from '../audit-log.js';
 import { toolError, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';
 import { fitAnswer, jsonBytes, type ToolAnswer } from '../result.js';
 import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
-import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
+import { commandFacts, commandFactsShape, commandFailed, commandPreamble, commandWarning, type CommandOutcome } from './command-facts.js';
 import { toolArgs } from '../schema.js';
 
 /** The agent path's cap for JSON, the library's default: larger JSON is refused, never cut (a cut document does not parse). */
