@@ -1,8 +1,9 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WispError } from '../core/errors.js';
+import { isPathWithinRoots } from './path-validation.js';
 
 /**
  * The folders a client may name paths in: the server's `--root` flags plus the client's
@@ -77,14 +78,14 @@ export class AllowedRoots {
       if (code === 'ENOENT') {
         // Say "outside the roots" rather than "missing" for paths outside: no probing.
         const lexical = resolve(path);
-        if (!roots.some((r) => lexical === r || lexical.startsWith(r + sep))) {
+        if (!isPathWithinRoots(lexical, roots)) {
           throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, { hint: rootsHint(roots) });
         }
         throw new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`, { cause: err });
       }
       throw new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`, { cause: err });
     }
-    if (!roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
+    if (!isPathWithinRoots(real, roots)) {
       throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, { hint: rootsHint(roots) });
     }
     return real;
