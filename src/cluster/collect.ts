@@ -1,6 +1,6 @@
-import { Job, Queue } from 'bullmq';
 import { WispError } from '../core/errors.js';
 import { PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../log/merge/partial-file.js';
+import { loadBullmq } from './bullmq.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**
@@ -9,6 +9,7 @@ import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection
  * input, as a single run reports an unreadable file.
  */
 export async function collectRun(target: ClusterTarget, options: { waitMs: number; pollMs?: number }): Promise<PartialFile[]> {
+  const { Job, Queue } = await loadBullmq();
   const queue = new Queue<ClusterJob>(target.queue, { connection: target.connection });
   try {
     const client = await queue.client;

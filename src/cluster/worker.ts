@@ -1,4 +1,5 @@
-import { Worker, type Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
+import { loadBullmq } from './bullmq.js';
 import { condenseLogToPartial } from '../log/index.js';
 import { fileSource } from '../input/sources.js';
 import { WISP_VERSION } from '../core/version.js';
@@ -19,7 +20,8 @@ export interface ClusterWorkerOptions {
  * BullMQ as the job's return value. A worker that dies holds its job only until the lock
  * expires; BullMQ then hands it to another worker.
  */
-export function startClusterWorker(target: ClusterTarget, options: ClusterWorkerOptions): Worker<ClusterJob, string> {
+export async function startClusterWorker(target: ClusterTarget, options: ClusterWorkerOptions): Promise<Worker<ClusterJob, string>> {
+  const { Worker } = await loadBullmq();
   const worker = new Worker<ClusterJob, string>(
     target.queue,
     async (job: Job<ClusterJob>) => {

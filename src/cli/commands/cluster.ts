@@ -38,7 +38,7 @@ export const runCluster: CommandRunner = async (args, io) => {
       return 0;
     }
     case 'worker': {
-      const worker = startClusterWorker(target, {
+      const worker = await startClusterWorker(target, {
         concurrency: values.concurrency === undefined ? 1 : parseInteger('--concurrency', values.concurrency, 1, 64),
         lockMs: values['lock-ms'] === undefined ? 30_000 : parseInteger('--lock-ms', values['lock-ms'], 500, 3_600_000),
         slowMs: values['slow-ms'] === undefined ? 0 : parseInteger('--slow-ms', values['slow-ms'], 0, 600_000),
