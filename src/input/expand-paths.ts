@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { WispError } from '../core/errors.js';
@@ -26,7 +27,7 @@ export async function expandPaths(paths: string[]): Promise<string[]> {
 const hasGlob = (p: string): boolean => /[*?[]/.test(p);
 
 async function expandOne(p: string): Promise<string[]> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(p);
   } catch {

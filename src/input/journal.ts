@@ -10,7 +10,7 @@
  * PRIORITY gets no `<PRI>` and its severity comes from its words. macOS lines are compact
  * style, whose types are the unified log's own levels.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { WispError } from '../core/errors.js';
 import { fileError } from './file-errors.js';
@@ -121,7 +121,7 @@ export function journalSource(options: JournalSourceOptions): JournalSource {
 }
 
 async function checkFile(path: string): Promise<void> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (err) {

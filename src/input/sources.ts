@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { WispError } from '../core/errors.js';
@@ -39,7 +39,7 @@ export function fileSource(path: string): LogSource {
       }
     },
     async open() {
-      let info;
+      let info: Stats;
       try {
         info = await stat(path);
       } catch (err) {

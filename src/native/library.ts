@@ -61,7 +61,7 @@ export function nativeLibrary(): NativeLibrary {
   if (!existsSync(path)) {
     throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, { hint: 'run: node native/build.mjs' });
   }
-  let lib;
+  let lib: ReturnType<typeof load>;
   try {
     lib = load(path);
   } catch (err) {

@@ -3,7 +3,7 @@
  * was read plus the rest as a stream. Size limits, empty input, binary data and the
  * UTF-8 byte-order mark are dealt with here, before any parsing.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { WispError } from '../core/errors.js';
 import { tooLarge } from '../input/byte-limit.js';
@@ -91,7 +91,7 @@ function firstNonSpace(at: (i: number) => number, length: number): number {
 }
 
 async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (err) {

@@ -2,6 +2,7 @@
  * system_info's arguments, validated before anything runs. Errors are WISP_BAD_ARGUMENT
  * with a message that says how to retry (the model that calls the tool follows it).
  */
+import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -88,7 +89,7 @@ export async function parseFolder(path: string): Promise<string> {
   if (path.startsWith('-')) throw bad(`a folder path cannot start with '-': '${path}'`, 'give ./' + path);
   if (/^~[^/]/.test(path)) throw bad(`~user is not expanded: give the folder's full path, not '${path}'`);
   const absolute = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : resolve(path);
-  let info;
+  let info: Stats;
   try {
     info = await stat(absolute);
   } catch (err) {

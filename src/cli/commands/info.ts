@@ -40,7 +40,7 @@ export function attachDashValues(args: string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const next = args[i + 1];
-    if (VALUE_OPTIONS.includes(arg) && next !== undefined && next.startsWith('-') && !FLAGS.has(next)) {
+    if (VALUE_OPTIONS.includes(arg) && next?.startsWith('-') === true && !FLAGS.has(next)) {
       out.push(`${arg}=${next}`);
       i++;
     } else {

@@ -10,7 +10,7 @@ export const REDACT_USAGE = 'wisp redact < FILE  (stdin to stdout, one redacted 
  * itself: pipe a log through it before sharing it.
  */
 export const runRedact: CommandRunner = async (args, io) => {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: false; options: { help: { type: 'boolean'; short: 'h'; default: false } } }>>;
   try {
     parsed = parseArgs({ args, allowPositionals: false, options: { help: { type: 'boolean', short: 'h', default: false } } });
   } catch (err) {

@@ -390,7 +390,10 @@ class SequenceRecorder {
     const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
     if (span !== undefined && span.start >= 0) {
       const before = this.#earlierOnTrace(index, span);
-      if (before !== undefined) return this.#pair(g.key, before.key, 1);
+      if (before !== undefined) {
+        this.#pair(g.key, before.key, 1);
+        return;
+      }
       if (index < TRACE_WINDOW) {
         this.#openTraces.push([idHash(this.#buf, span), g.key, previous?.key ?? '', index]);
         return;
@@ -523,7 +526,9 @@ class GroupTable {
 
   /** The groups, each with what its placeholders held. */
   finished(): GroupStat[] {
-    this.ordered.forEach((g, i) => (g.values = this.#tallies[i]!.map((t) => t.result())));
+    this.ordered.forEach((g, i) => {
+      g.values = this.#tallies[i]!.map((t) => t.result());
+    });
     return this.ordered;
   }
 

@@ -98,7 +98,7 @@ function withoutHeader(tokens: string[]): string[] {
 }
 
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
-const isNumberToken = (t: string | undefined): boolean => t !== undefined && t.startsWith('<NUM>');
+const isNumberToken = (t: string | undefined): boolean => t?.startsWith('<NUM>') === true;
 
 /**
  * `a b b b c` -> `a b… c`: a list of any length is one token. A day or month name next to
@@ -118,7 +118,7 @@ function collapseRuns(raw: string[]): string[] {
 }
 
 /** <HEX> and <NUM> are one variable to grouping, as they are to the template hash. */
-const same = (t: string | undefined): string | undefined => (t !== undefined && t.includes('<HEX>') ? t.replaceAll('<HEX>', '<NUM>') : t);
+const same = (t: string | undefined): string | undefined => (t?.includes('<HEX>') ? t.replaceAll('<HEX>', '<NUM>') : t);
 
 /** Positions at which the entries' words are not all the same. */
 function varying(entries: Entry[], n: number): number[] {

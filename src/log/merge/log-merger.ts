@@ -82,7 +82,9 @@ export class LogMerger {
     if (p.overflow !== undefined) {
       this.#overflow.records += p.overflow.records;
       this.#overflow.lines += p.overflow.lines;
-      p.overflow.bySeverity.forEach((n, s) => (this.#overflow.bySeverity[s]! += n));
+      p.overflow.bySeverity.forEach((n, s) => {
+        this.#overflow.bySeverity[s]! += n;
+      });
     }
     if (p.last !== null) this.#last = p.last;
     this.#lines += p.lines;

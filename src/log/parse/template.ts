@@ -17,7 +17,7 @@ type Kind = (typeof Kind)[keyof typeof Kind];
 const PLACEHOLDER = ['', '<NUM>', '<HEX>', '<UUID>', '<IP>', '<MAC>', '<PID>'];
 
 const TAB = 9, SPACE = 32, QUOTE = 34, APOS = 39, LPAREN = 40, RPAREN = 41, COMMA = 44, MINUS = 45, DOT = 46;
-const ZERO = 48, NINE = 57, COLON = 58, SEMI = 59, LT = 60, EQ = 61, GT = 62, LBRACKET = 91, RBRACKET = 93;
+const ZERO = 48, COLON = 58, SEMI = 59, LT = 60, EQ = 61, GT = 62, LBRACKET = 91, RBRACKET = 93;
 const LBRACE = 123, PIPE = 124, RBRACE = 125, LOWER_X = 120, ESC = 27, CARET = 94;
 
 // Bytes that end a token. `:`, `.`, `/`, `-`, `_` and `@` stay inside tokens so that

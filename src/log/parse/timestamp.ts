@@ -47,7 +47,7 @@ export function matchTimestampAt(line: string, pos: number, out: TimestampMatch)
     const re = FORMS[f]!;
     re.lastIndex = p;
     if (re.test(line)) {
-      let end = re.lastIndex;
+      const end = re.lastIndex;
       out.start = p;
       out.end = end;
       return !bracketed || line.charCodeAt(end) === 93 || (line.charCodeAt(end) === 32 && line.indexOf(']', end) > end);

@@ -71,13 +71,13 @@ export async function* jsonArrayAsLines(chunks: AsyncIterable<Buffer>, stats: Js
       } else if (c === CLOSE_BRACE && depth > 0) {
         depth--;
         if (depth === 0) {
-          take(buf.subarray(from < 0 ? 0 : from, i + 1));
+          take(buf.subarray(Math.max(0, from), i + 1));
           from = -1;
           finishEvent();
         }
       }
     }
-    if (depth > 0) take(buf.subarray(from < 0 ? 0 : from));
+    if (depth > 0) take(buf.subarray(Math.max(0, from)));
     if (outBytes >= BATCH_BYTES) {
       yield Buffer.from(out.join(''), 'utf8');
       out = [];
