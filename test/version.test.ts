@@ -13,6 +13,17 @@ test("the version in src/ is package.json's", (t) => {
   t.is(WISP_VERSION, packageVersion);
 });
 
+test("the package's exports: import 'wisp' is the library, and says the same version", async (t) => {
+  // A package may import itself by name through its exports; a variable keeps tsc from resolving it before dist/ exists.
+  const name = 'wisp';
+  const lib = (await import(name)) as typeof import('../src/index.js');
+  t.is(lib.WISP_VERSION, packageVersion);
+  t.is(typeof lib.condenseLog, 'function');
+  t.is(typeof lib.jsonShape, 'function');
+  const r = await lib.condenseLog([lib.textSource('t', '2026-01-01 00:00:00 ERROR disk full\n')], { workers: 0 });
+  t.is(r.kind, 'log');
+});
+
 test("wisp --version and the MCP handshake say package.json's version", async (t) => {
   const cli = await runCli(['--version']);
   t.is(cli.code, 0);
