@@ -33,7 +33,6 @@ export function resolveLogOptions(o: CondenseLogOptions = {}): ResolvedLogOption
   return {
     ...resolveRunOptions(o, {
       chunkBytes: DEFAULT_CHUNK_BYTES,
-      maxChunkBytes: 256 * 1024 * 1024,
       maxBytes: undefined,
       overMaxBytes: 'keep-tail',
       policies: ['keep-tail', 'refuse'],

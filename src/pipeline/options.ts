@@ -46,7 +46,6 @@ export interface ResolvedRunOptions {
 /** What a condenser fixes: its defaults, and the policies past maxBytes it can honour (and why not the others). */
 export interface RunDefaults {
   chunkBytes: number;
-  maxChunkBytes: number;
   maxBytes: number | undefined;
   overMaxBytes: OverMaxBytes;
   policies: readonly OverMaxBytes[];
@@ -54,13 +53,15 @@ export interface RunDefaults {
 }
 
 export const MAX_WORKERS = 64;
+/** A chunk is held in memory twice over (read, and in flight): a bound on what a caller may ask. */
+export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
 
 export function resolveRunOptions(o: RunOptions, d: RunDefaults): ResolvedRunOptions {
   if (o.pool !== undefined && !(o.pool instanceof WorkerPool)) throw new WispError('WISP_BAD_ARGUMENT', 'pool must be a WorkerPool');
   return {
     workers: integerOption('workers', o.workers, undefined, 0, MAX_WORKERS) ?? 'auto',
     pool: o.pool,
-    chunkBytes: integerOption('chunkBytes', o.chunkBytes, d.chunkBytes, 1, d.maxChunkBytes),
+    chunkBytes: integerOption('chunkBytes', o.chunkBytes, d.chunkBytes, 1, MAX_CHUNK_BYTES),
     maxBytes: integerOption('maxBytes', o.maxBytes, d.maxBytes, 1, Number.MAX_SAFE_INTEGER),
     overMaxBytes: choiceOption('overMaxBytes', o.overMaxBytes, d.overMaxBytes, d.policies, d.why),
     signal: signalOption(o.signal),

@@ -37,7 +37,6 @@ const MIN_OUTPUT_BYTES = 10_240;
 export function resolveOptions(options: ShapeOptions): ResolvedOptions {
   const run = resolveRunOptions(options, {
     chunkBytes: 4 * MIB,
-    maxChunkBytes: 1024 * MIB,
     maxBytes: DEFAULT_MAX_BYTES,
     overMaxBytes: 'refuse',
     policies: ['refuse'],
