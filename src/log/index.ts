@@ -8,7 +8,7 @@
  *
  * A single input that is a crash report is sniffed at the door and comes back as one.
  */
-import { WispError } from '../core/errors.js';
+import { cancelledError, WispError } from '../core/errors.js';
 import { keepTail, refuseOver } from '../input/byte-limit.js';
 import { expectedBytes, type LogSource, type OpenedSource } from '../input/sources.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
@@ -28,7 +28,6 @@ import { openSniffed } from './read/crash-input.js';
 import { readFacts, readLogInputs, type LogItem } from './read/log-inputs.js';
 import { RawLines } from './read/raw-lines.js';
 import { MAX_RECORD_BYTES } from './read/record-chunks.js';
-import { cancelledError } from '../core/errors.js';
 
 /** Chunks in flight per thread: enough to keep every thread busy while the oldest is merged. */
 const IN_FLIGHT_PER_THREAD = 4;
@@ -36,11 +35,14 @@ const IN_FLIGHT_PER_THREAD = 4;
 /**
  * condense_log over one or more sources, read in order as one log (line numbers run on
  * across inputs, records do not). A lent pool (options.pool) is left open.
+ *
+ * With `assignmentsFile`, also writes `LineId,GroupId` for every line there: the sources
+ * are read a second time, so they must be files (group/assignments.ts).
  */
 export async function condenseLog(sources: LogSource[], options: CondenseLogOptions & { assignmentsFile?: string } = {}): Promise<CondenseResult> {
   const opts = resolveLogOptions(options);
   const assignTo = options.assignmentsFile;
-  if (assignTo !== undefined && sources.some((s) => s.name === '-')) throw new WispError('WISP_BAD_ARGUMENT', 'assignments read the inputs twice: name files, not stdin');
+  if (assignTo !== undefined && (typeof assignTo !== 'string' || assignTo === '')) throw new WispError('WISP_BAD_ARGUMENT', 'assignmentsFile must be a path');
   // A crash report's lines are assigned as a log's.
   const state = await readLog(sources, assignTo === undefined ? opts : { ...opts, crashReports: false });
   if (state.kind === 'crash') return state;
@@ -59,7 +61,7 @@ export async function condenseLogState(sources: LogSource[], options: CondenseLo
 
 /** One partial for all of `sources` (wisp log --emit-partial, a cluster job): read as logs, a bad input skipped unless told. */
 export async function condenseLogToPartial(sources: LogSource[], options: CondenseLogOptions, writtenBy: string): Promise<PartialFile> {
-  const state = await readLog(sources, resolveLogOptions({ skipBadInputs: true, ...options, crashReports: false }));
+  const state = await readLog(sources, resolveLogOptions({ ...options, skipBadInputs: options.skipBadInputs ?? true, crashReports: false }));
   if (state.kind === 'crash') throw new WispError('WISP_INTERNAL', 'a partial is read as a log');
   return toPartialFile(state, writtenBy);
 }
