@@ -80,7 +80,7 @@ function fail(message) {
   if (process.argv.includes('--optional')) {
     process.stderr.write(
       'wisp native build: wisp is installed without it: wisp log, shape, redact and the MCP tools work; ' +
-        "wisp info's process, port and memory topics and the system log (--last) say they are unavailable until it is built\n",
+        "wisp info's process and port topics, memory's largest processes and the system log (--last) say they are unavailable until it is built\n",
     );
     process.exit(0);
   }
