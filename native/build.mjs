@@ -4,7 +4,8 @@
  *   Linux: native/build/libwisp.so     macOS: native/build/libwisp.dylib
  *
  * `cc` is used unless CC names another compiler. No compiler: a clear message on stderr
- * and exit status 1. The library is written under a temporary name and renamed, so a
+ * and exit status 1; with --optional (the package's install script), the message says
+ * what is unavailable without the library and the install goes on (exit 0). The library is written under a temporary name and renamed, so a
  * process that loads it never sees half a file. Nothing here runs through a shell.
  */
 import { spawnSync } from 'node:child_process';
@@ -76,5 +77,12 @@ process.stderr.write(`wisp: built ${final} in ${Math.round(performance.now() - s
 
 function fail(message) {
   process.stderr.write(`wisp native build: ${message}\n`);
+  if (process.argv.includes('--optional')) {
+    process.stderr.write(
+      'wisp native build: wisp is installed without it: wisp log, shape, redact and the MCP tools work; ' +
+        "wisp info's process and port topics, memory's largest processes and the system log (--last) say they are unavailable until it is built\n",
+    );
+    process.exit(0);
+  }
   process.exit(1);
 }

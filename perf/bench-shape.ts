@@ -20,7 +20,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiExport, jsonLinesPieces, mapLike } from '../fixtures/json.js';
-import { WorkerPool } from '../src/pool/worker-pool.js';
+import { WorkerPool } from '../src/pipeline/worker-pool.js';
 import { jsonShape, type ShapeOptions } from '../src/shape/index.js';
 
 const MIB = 1024 * 1024;

@@ -22,7 +22,7 @@ import { takeResult } from '../src/native/call.js';
 import { nativeLibrary } from '../src/native/library.js';
 import { readListeningSockets } from '../src/native/ports.js';
 import { readProcessTable } from '../src/native/processes.js';
-import { journalSource } from '../src/source/journal-source.js';
+import { journalSource } from '../src/input/journal.js';
 import { systemInfo, TOPICS, type SystemInfoRequest } from '../src/system-info/index.js';
 import { buildJournalFile, type JournalFixtureEntry } from '../fixtures/journal.js';
 

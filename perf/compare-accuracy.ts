@@ -15,11 +15,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareStates } from '../src/compare/compare-states.js';
 import { matchGroups, type MatchedGroup } from '../src/compare/match-groups.js';
-import { condenseChunk } from '../src/log/condense-chunk.js';
-import { condenseLogState, type LogState } from '../src/log/condense-log.js';
-import { detectFormat, withFormat } from '../src/log/detect.js';
-import { recordChunks } from '../src/log/record-chunks.js';
-import { textSource } from '../src/source/log-source.js';
+import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
+import { condenseLogState } from '../src/log/index.js';
+import type { LogState } from '../src/log/model/state.js';
+import { detectFormat, withFormat } from '../src/log/read/detect.js';
+import { recordChunks } from '../src/log/read/record-chunks.js';
+import { textSource } from '../src/input/sources.js';
 import { lineChunks } from '../src/split/line-chunks.js';
 import { truth } from './loghub-truth.js';
 
@@ -27,7 +28,7 @@ const HALF = 1000;
 
 async function stateOf(text: string): Promise<LogState> {
   const state = await condenseLogState([textSource('half', text)], { workers: 0, crashReports: false });
-  if (!('merger' in state)) throw new Error('a half reads as a crash report');
+  if (state.kind !== 'merged') throw new Error('a half reads as a crash report');
   return state;
 }
 
@@ -61,7 +62,7 @@ async function score(logPath: string, csvPath: string): Promise<Score> {
   const result = compareStates(now, was, Number.MAX_SAFE_INTEGER);
   const marked = new Set(result.new.shown.map((e) => `${e.template}\u0001${e.firstLine}`));
   const groupOfKey = new Map<string, MatchedGroup>();
-  for (const m of matchGroups(now.merger, was.merger)) for (const g of m.now?.members ?? []) groupOfKey.set(g.key, m);
+  for (const m of matchGroups(now.merged, was.merged)) for (const g of m.now?.members ?? []) groupOfKey.set(g.key, m);
   const wasEvents = new Set<string>();
   for (let i = 1; i <= HALF; i++) wasEvents.add(events.get(i) ?? '');
   const keys = await keysOf(nowText);

@@ -12,30 +12,24 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { condenseChunk } from '../src/log/condense-chunk.js';
-import { condenseLogState } from '../src/log/condense-log.js';
-import { detectFormat, withFormat } from '../src/log/detect.js';
-import { recordChunks } from '../src/log/record-chunks.js';
-import { mergeWordVariables } from '../src/rank/word-variables.js';
-import { fileSource } from '../src/source/log-source.js';
-import { lineChunks } from '../src/split/line-chunks.js';
+import { fileSource } from '../src/input/sources.js';
+import { assignLines } from '../src/log/group/assignments.js';
+import { condenseLogState, groupLog } from '../src/log/index.js';
 import { truth } from './loghub-truth.js';
 
-/** wisp's group of each line, as `wisp log --assignments` writes it. */
+/** wisp's group of each line, as `wisp log --assignments` writes it (lines in no record left out). */
 async function predicted(logPath: string): Promise<Map<number, string>> {
-  const state = await condenseLogState([fileSource(logPath)], { workers: 0, crashReports: false });
-  if (!('merger' in state)) throw new Error(`${logPath} reads as a crash report`);
-  const words = mergeWordVariables([...state.merger.groups.values()]);
-  const groupOf = (key: string): string => words.representative.get(key) ?? key;
+  const sources = [fileSource(logPath)];
+  const state = await condenseLogState(sources, { workers: 0, crashReports: false });
+  if (state.kind !== 'merged') throw new Error(`${logPath} reads as a crash report`);
+  const words = groupLog(state);
   const out = new Map<number, string>();
-  const opened = await fileSource(logPath).open();
-  let base = 0;
-  const decide = (head: Buffer) => detectFormat(new TextDecoder().decode(head));
-  for await (const { info, chunk } of recordChunks(withFormat(lineChunks(opened.chunks), decide), { cutRecords: 0 })) {
-    const p = condenseChunk(chunk, info, (first, lines, key) => {
-      for (let k = 0; k < lines; k++) out.set(base + first + k, groupOf(key));
-    });
-    base += p.lines;
+  for await (const batch of assignLines(sources, state, (key) => words.representative.get(key) ?? key)) {
+    for (const row of batch.split('\n')) {
+      const comma = row.indexOf(',');
+      if (comma < 0 || row.endsWith(',frame')) continue;
+      out.set(Number(row.slice(0, comma)), row.slice(comma + 1));
+    }
   }
   return out;
 }

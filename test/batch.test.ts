@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { orderRotated } from '../src/source/expand-paths.js';
+import { orderRotated } from '../src/input/expand-paths.js';
 import { mixedLog } from '../fixtures/logs.js';
 import { spawnSync } from 'node:child_process';
 import { WISP_BIN, runCli, tempDir } from './helpers.js';

@@ -7,7 +7,7 @@ import { compareLog, baselineItem } from '../src/compare/compare-log.js';
 import { rateChange, MIN_FACTOR, MIN_RECORDS_OFF } from '../src/compare/rate-change.js';
 import { renderCompareText } from '../src/compare/render-text.js';
 import type { ComparisonResult } from '../src/compare/result.js';
-import { textSource } from '../src/source/log-source.js';
+import { textSource } from '../src/input/sources.js';
 import { ROOT, runCli, tempDir, writeTemp } from './helpers.js';
 
 const REAL = join(ROOT, 'fixtures', 'real');

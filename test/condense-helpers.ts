@@ -1,7 +1,7 @@
-import { condenseLog } from '../src/log/condense-log.js';
+import { condenseLog } from '../src/log/index.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
-import type { CondenseResult, LogResult, ShownGroup } from '../src/log/result.js';
-import { textSource } from '../src/source/log-source.js';
+import type { CondenseResult, LogResult, ShownGroup } from '../src/log/model/result.js';
+import { textSource } from '../src/input/sources.js';
 
 export function asLog(r: CondenseResult): LogResult {
   if (r.kind !== 'log') throw new Error(`expected a log result, got ${r.kind}`);

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
-import { mergeWordVariables } from '../src/rank/word-variables.js';
+import { condenseLog, condenseLogState } from '../src/log/index.js';
+import { mergeWordVariables } from '../src/log/group/word-variables.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
-import { textSource } from '../src/source/log-source.js';
+import { textSource } from '../src/input/sources.js';
 import {
   githubActionsLog,
   ghRunViewLog,
@@ -250,8 +250,8 @@ test('word-valued variables merge into one event; a one-word difference and a sm
   // Three states seen often are an enum, not a variable: apart in the grouping (and so in
   // --assignments), and shown as one group with each state counted, not three slots.
   const state = await condenseLogState([textSource('input', text)], { workers: 0 });
-  if (!('merger' in state)) throw new Error('not a log');
-  t.is(mergeWordVariables([...state.merger.groups.values()]).groups.filter((g) => g.template.includes('node: state')).length, 3);
+  if (state.kind !== 'merged') throw new Error('not a log');
+  t.is(mergeWordVariables([...state.merged.groups.values()]).groups.filter((g) => g.template.includes('node: state')).length, 3);
   const states = r.groups.filter((g) => g.template.includes('node: state'));
   t.is(states.length, 1, templates.join('\n'));
   t.regex(states[0]!.template, /node: state <[a-z]+\|[a-z]+\|[a-z]+>/);

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { WispError } from '../src/errors.js';
+import { WispError } from '../src/core/errors.js';
 import { looksLikeCrashReport, parseCrashReport, renderCrashReport, type CrashReport } from '../src/crash/index.js';
 import {
   APP,

@@ -2,8 +2,8 @@ import test from 'ava';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildJournalFile, type JournalFixtureEntry } from '../fixtures/journal.js';
-import { condenseLog } from '../src/log/condense-log.js';
-import { journalSource, parseLast, type JournalSourceOptions } from '../src/source/journal-source.js';
+import { condenseLog } from '../src/log/index.js';
+import { journalSource, parseLast, type JournalSourceOptions } from '../src/input/journal.js';
 import { tempDir } from './helpers.js';
 
 const dir = tempDir('journal');

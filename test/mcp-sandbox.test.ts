@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { bwrapArgs, commandEnv, seatbeltProfile, secretPaths } from '../src/source/sandbox.js';
+import { bwrapArgs, commandEnv, seatbeltProfile, secretPaths } from '../src/input/sandbox.js';
 import { call, connectStdio, textOf, type StdioConnected } from './mcp-helpers.js';
 import { tempDir, writeTemp } from './helpers.js';
 

@@ -7,11 +7,11 @@
  * `--json`, a partial file, and the values and cause lines inside them.
  */
 import test from 'ava';
-import { condenseLog, condenseLogState } from '../src/log/condense-log.js';
-import type { LogResult } from '../src/log/result.js';
-import { toPartialFile } from '../src/merge/partial-file.js';
-import { renderLogText } from '../src/render/log-text.js';
-import { textSource } from '../src/source/log-source.js';
+import { condenseLog, condenseLogState } from '../src/log/index.js';
+import type { LogResult } from '../src/log/model/result.js';
+import { toPartialFile } from '../src/log/merge/partial-file.js';
+import { renderLogText } from '../src/log/render/log-text.js';
+import { textSource } from '../src/input/sources.js';
 import { knownKindExamples } from '../fixtures/known-kinds.js';
 
 const examples = knownKindExamples();
@@ -61,7 +61,7 @@ for (const format of ['text', 'json'] as const) {
     const input = `${lines.join('\n')}\n`;
     const result = (await condenseLog([textSource('secrets.log', input)], { workers: 2, top: 1000, chunkBytes: 4096 })) as LogResult;
     const state = await condenseLogState([textSource('secrets.log', input)], { workers: 0 });
-    if (!('merger' in state)) throw new Error('not a log');
+    if (state.kind !== 'merged') throw new Error('not a log');
     const outputs = {
       text: renderLogText(result, 1_000_000),
       json: JSON.stringify(result),

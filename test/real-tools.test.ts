@@ -7,10 +7,10 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { condenseLog } from '../src/log/condense-log.js';
-import type { LogResult } from '../src/log/result.js';
-import { renderLogText } from '../src/render/log-text.js';
-import { textSource } from '../src/source/log-source.js';
+import { condenseLog } from '../src/log/index.js';
+import type { LogResult } from '../src/log/model/result.js';
+import { renderLogText } from '../src/log/render/log-text.js';
+import { textSource } from '../src/input/sources.js';
 import { ROOT } from './helpers.js';
 
 const REAL = join(ROOT, 'fixtures', 'real');

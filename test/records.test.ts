@@ -6,9 +6,9 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { condenseLog } from '../src/log/condense-log.js';
-import { renderLogText } from '../src/render/log-text.js';
-import { fileSource } from '../src/source/log-source.js';
+import { condenseLog } from '../src/log/index.js';
+import { renderLogText } from '../src/log/render/log-text.js';
+import { fileSource } from '../src/input/sources.js';
 import { ips309Crash } from '../fixtures/crash.js';
 import { javaServiceLog, mixedLog } from '../fixtures/logs.js';
 import { seededRandom } from '../fixtures/random.js';

@@ -168,7 +168,7 @@ async function streamThrough(input: string | string[], options = {}): Promise<st
     for (const c of chunks) yield Buffer.from(c);
   })();
   let out = '';
-  await redactStream(source, { write: (s: string) => ((out += s), true), once: () => undefined }, options);
+  await redactStream(source, { write: (s: string) => { out += s; return true; }, once: () => undefined }, options);
   return out;
 }
 

@@ -4,7 +4,7 @@ import test from 'ava';
 
 import { runShape, SHAPE_USAGE } from '../src/cli/commands/shape.js';
 import type { CliIo } from '../src/cli/io.js';
-import { WispError, exitCodeFor } from '../src/errors.js';
+import { WispError, exitCodeFor } from '../src/core/errors.js';
 import { jsonLines, optionalKeys } from '../fixtures/json.js';
 import { tempDir, writeTemp } from './helpers.js';
 

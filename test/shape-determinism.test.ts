@@ -7,7 +7,7 @@ import test from 'ava';
 import { jsonShape, type ShapeInput, type ShapeOptions, type ShapeReport } from '../src/shape/index.js';
 import { apiExport, jsonLines, rng } from '../fixtures/json.js';
 import { tempDir, writeTemp } from './helpers.js';
-import { WorkerPool } from '../src/pool/worker-pool.js';
+import { WorkerPool } from '../src/pipeline/worker-pool.js';
 
 function comparable(r: ShapeReport): { text: string; tree: string } {
   return {
@@ -98,9 +98,14 @@ test('a lent worker pool gives the same outline, does the work, and is left open
   const alone = await jsonShape(text, { workers: 0 });
   const pool = await WorkerPool.start(2);
   try {
+    // workers as for logs: by default an input under 4 MiB stays in the calling thread...
+    const small = pool.completed;
+    t.deepEqual(comparable(await jsonShape(text, { pool, chunkBytes: 2048 })), comparable(alone), 'by default');
+    t.is(pool.completed, small, 'a small input leaves the pool alone by default');
+    // ...and asked for threads, the lent pool does the work.
     for (let call = 0; call < 2; call++) {
       const before = pool.completed;
-      const lent = await jsonShape(text, { pool, chunkBytes: 2048 });
+      const lent = await jsonShape(text, { pool, workers: 2, chunkBytes: 2048 });
       t.deepEqual(comparable(lent), comparable(alone), `call ${call + 1}`);
       t.true(pool.completed - before >= 10, `call ${call + 1}: ${pool.completed - before} chunks went to the pool`);
     }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 
-import { WispError, exitCodeFor, type WispErrorCode } from '../src/errors.js';
+import { WispError, exitCodeFor, type WispErrorCode } from '../src/core/errors.js';
 import { jsonShape, type ShapeInput, type ShapeOptions } from '../src/shape/index.js';
 import { apiExport, concatenatedPretty, jsonLinesWithBadLine, smallJsonLines, truncated } from '../fixtures/json.js';
 import { tempDir, writeTemp } from './helpers.js';

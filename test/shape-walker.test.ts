@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 
-import { WispError } from '../src/errors.js';
+import { WispError } from '../src/core/errors.js';
 import { jsonShape, type ShapeReport } from '../src/shape/index.js';
 import { randomJson, rng } from '../fixtures/json.js';
 import { MAX_DEPTH } from '../src/shape/node.js';

@@ -3,10 +3,10 @@
  * behind its placeholders, enum variations of one event folded on screen.
  */
 import test from 'ava';
-import { condenseLog } from '../src/log/condense-log.js';
-import type { LogResult } from '../src/log/result.js';
-import { renderLogText } from '../src/render/log-text.js';
-import { textSource } from '../src/source/log-source.js';
+import { condenseLog } from '../src/log/index.js';
+import type { LogResult } from '../src/log/model/result.js';
+import { renderLogText } from '../src/log/render/log-text.js';
+import { textSource } from '../src/input/sources.js';
 import { configChangeIncidentLog, mixedLog } from '../fixtures/logs.js';
 import { runCli, tempDir, writeTemp } from './helpers.js';
 

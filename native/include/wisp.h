@@ -118,7 +118,7 @@ WISP_EXPORT wisp_result *wisp_ports(int32_t token, int32_t flags);
  * used from one thread only. wisp_log_close waits for a read already running to finish;
  * the caller must not close a log while a read call on it may still be starting (koffi
  * queues async calls: src/native/system-log.ts closes only once the read has returned).
- * The open result's records: `F  files_opened`, then `N  note` lines about what cannot be seen.
+ * The open result's record: `F  files_opened` (1 when a journal file or the macOS log store could be opened).
  */
 typedef struct wisp_log wisp_log;
 WISP_EXPORT wisp_log *wisp_log_new(void);

@@ -1,6 +1,6 @@
 /*
  * The macOS unified log through OSLogStore (OSLog framework, macOS 12+), read in wisp's
- * own process: /usr/bin/log refuses to run while sandboxed (ADR 0032's amendment).
+ * own process: /usr/bin/log refuses to run while sandboxed (so it cannot serve the sandboxed server).
  * OSLogStore.local needs an admin user. The position comes from the start date; the
  * process and subsystem predicate is re-checked in code, since predicate filtering has
  * been unreliable in some scopes. Entries are written as log show compact-style lines,

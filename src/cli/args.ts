@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /** `--max-bytes 8M`: a byte count with an optional K, M or G suffix (powers of 1024). */
 export function parseByteCount(flag: string, value: string): number {
@@ -30,6 +30,6 @@ export function parseCommandLine<O extends CliOptions>(args: string[], options: 
   try {
     return parseArgs({ args, options, allowPositionals: true });
   } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`);
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`, { cause: err });
   }
 }

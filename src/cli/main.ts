@@ -1,4 +1,5 @@
-import { exitCodeFor, isWispError } from '../errors.js';
+import { exitCodeFor, isWispError } from '../core/errors.js';
+import { WISP_VERSION } from '../core/version.js';
 import type { CliIo, CommandRunner } from './io.js';
 
 /** Each command lives in its own module, loaded only when it is asked for. */
@@ -33,7 +34,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRun
   },
 };
 
-const USAGE = `usage: wisp COMMAND [ARGS]\n\ncommands:\n${Object.entries(COMMANDS)
+const USAGE = `usage: wisp COMMAND [ARGS] | wisp --version\n\ncommands:\n${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)
   .join('\n')}\n`;
 
@@ -42,6 +43,10 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout).write(USAGE);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`wisp ${WISP_VERSION}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {

@@ -1,4 +1,4 @@
-import type { ReadProgress } from '../log/options.js';
+import type { ReadProgress } from '../pipeline/progress.js';
 
 const MB = 1024 * 1024;
 

@@ -1,15 +1,15 @@
-import { Job, Queue } from 'bullmq';
-import { WispError } from '../errors.js';
-import type { LogState } from '../log/condense-log.js';
-import { mergePartialFiles, PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../merge/partial-file.js';
+import { WispError } from '../core/errors.js';
+import { PARTIAL_FORMAT, PARTIAL_VERSION, parsePartialFile, type PartialFile } from '../log/merge/partial-file.js';
+import { loadBullmq } from './bullmq.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**
- * Waits until every job of the run has completed or finally failed, then merges the
- * partials in archive order. A job that failed after its retries is reported as a skipped
+ * Waits until every job of the run has completed or finally failed, and returns their
+ * partials in archive order, to be merged. A job that failed after its retries is reported as a skipped
  * input, as a single run reports an unreadable file.
  */
-export async function collectRun(target: ClusterTarget, options: { waitMs: number; pollMs?: number }): Promise<LogState> {
+export async function collectRun(target: ClusterTarget, options: { waitMs: number; pollMs?: number }): Promise<PartialFile[]> {
+  const { Job, Queue } = await loadBullmq();
   const queue = new Queue<ClusterJob>(target.queue, { connection: target.connection });
   try {
     const client = await queue.client;
@@ -22,7 +22,7 @@ export async function collectRun(target: ClusterTarget, options: { waitMs: numbe
       const c = await queue.getJobCounts('completed', 'failed');
       if ((c.completed ?? 0) + (c.failed ?? 0) >= total) break;
       if (Date.now() > deadline) {
-        throw new WispError('WISP_DEADLINE', `${c.completed ?? 0} of ${total} jobs done after ${Math.round(options.waitMs / 1000)} s`, 'start more workers, or collect again later');
+        throw new WispError('WISP_DEADLINE', `${c.completed ?? 0} of ${total} jobs done after ${Math.round(options.waitMs / 1000)} s`, { hint: 'start more workers, or collect again later' });
       }
       await new Promise((r) => setTimeout(r, options.pollMs ?? 250));
     }
@@ -36,7 +36,7 @@ export async function collectRun(target: ClusterTarget, options: { waitMs: numbe
         partials.push(failedInput(job.data.path, job.failedReason ?? 'no result'));
       }
     }
-    return mergePartialFiles(partials);
+    return partials;
   } finally {
     await queue.close();
   }

@@ -1,4 +1,4 @@
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 export interface ClusterTarget {
   /** ioredis connection options, from a redis:// URL. */

@@ -1,5 +1,5 @@
-import { Queue } from 'bullmq';
-import { expandPaths } from '../source/expand-paths.js';
+import { expandPaths } from '../input/expand-paths.js';
+import { loadBullmq } from './bullmq.js';
 import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection.js';
 
 /**
@@ -9,6 +9,7 @@ import { jobId, runKey, type ClusterJob, type ClusterTarget } from './connection
  */
 export async function enqueueArchive(target: ClusterTarget, paths: string[], attempts = 3): Promise<{ jobs: number }> {
   const files = (await expandPaths(paths)).filter((p) => p !== '-');
+  const { Queue } = await loadBullmq();
   const queue = new Queue<ClusterJob>(target.queue, { connection: target.connection });
   try {
     await queue.obliterate({ force: true });

@@ -1,8 +1,8 @@
-import { Worker, type Job } from 'bullmq';
-import { condenseLogState } from '../log/condense-log.js';
-import { toPartialFile } from '../merge/partial-file.js';
-import { fileSource } from '../source/log-source.js';
-import { WISP_VERSION } from '../version.js';
+import type { Job, Worker } from 'bullmq';
+import { loadBullmq } from './bullmq.js';
+import { condenseLogToPartial } from '../log/index.js';
+import { fileSource } from '../input/sources.js';
+import { WISP_VERSION } from '../core/version.js';
 import type { ClusterJob, ClusterTarget } from './connection.js';
 
 export interface ClusterWorkerOptions {
@@ -20,15 +20,15 @@ export interface ClusterWorkerOptions {
  * BullMQ as the job's return value. A worker that dies holds its job only until the lock
  * expires; BullMQ then hands it to another worker.
  */
-export function startClusterWorker(target: ClusterTarget, options: ClusterWorkerOptions): Worker<ClusterJob, string> {
+export async function startClusterWorker(target: ClusterTarget, options: ClusterWorkerOptions): Promise<Worker<ClusterJob, string>> {
+  const { Worker } = await loadBullmq();
   const worker = new Worker<ClusterJob, string>(
     target.queue,
     async (job: Job<ClusterJob>) => {
       if (options.slowMs > 0) await new Promise((r) => setTimeout(r, options.slowMs));
-      const state = await condenseLogState([fileSource(job.data.path)], { skipBadInputs: true, crashReports: false, workers: 0 });
-      if (!('merger' in state)) throw new Error(`${job.data.path} is a crash report, not a log`);
-      options.log(`done ${job.id} ${job.data.path} (${state.read.lines} lines)`);
-      return JSON.stringify(toPartialFile(state, `wisp ${WISP_VERSION}`));
+      const partial = await condenseLogToPartial([fileSource(job.data.path)], { workers: 0 }, `wisp ${WISP_VERSION}`);
+      options.log(`done ${job.id} ${job.data.path} (${partial.read.lines} lines)`);
+      return JSON.stringify(partial);
     },
     {
       connection: target.connection,

@@ -1,5 +1,5 @@
 import type { CrashFrame, CrashReport } from '../crash/index.js';
-import type { CrashResult } from '../log/result.js';
+import type { CrashResult } from '../log/model/result.js';
 import { redact } from '../redact/index.js';
 import type { CrashComparison } from './result.js';
 import { unmatchedTokens } from './tokens.js';

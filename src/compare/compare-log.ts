@@ -1,14 +1,14 @@
 import { open } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
-import { isWispError, WispError } from '../errors.js';
-import { condenseLogState, type LogState } from '../log/condense-log.js';
-import { resolveOptions, type CondenseLogOptions } from '../log/options.js';
-import type { CrashResult } from '../log/result.js';
-import { mergePartialFiles, PARTIAL_FORMAT, toPartialFile, type PartialFile } from '../merge/partial-file.js';
-import { readPartial } from '../merge/partial-io.js';
-import type { WorkerPool } from '../pool/worker-pool.js';
-import { fileSource, type LogSource } from '../source/log-source.js';
-import { WISP_VERSION } from '../version.js';
+import { isWispError, WispError } from '../core/errors.js';
+import { condenseLogState, condenseLogToPartial } from '../log/index.js';
+import type { LogState } from '../log/model/state.js';
+import { resolveLogOptions, type CondenseLogOptions } from '../log/options.js';
+import type { CrashResult } from '../log/model/result.js';
+import { mergePartialFiles, PARTIAL_FORMAT, type PartialFile } from '../log/merge/partial-file.js';
+import { readPartial } from '../log/merge/partial-io.js';
+import { fileSource, type LogSource } from '../input/sources.js';
+import { WISP_VERSION } from '../core/version.js';
 import { compareCrashes } from './compare-crashes.js';
 import { compareStates } from './compare-states.js';
 import type { CompareResult } from './result.js';
@@ -55,7 +55,7 @@ async function looksLikePartial(path: string): Promise<boolean> {
  * Condenses the baseline into one merged state. Every input must be read: an input that
  * cannot be is an error naming it, not a comparison with less than was asked for.
  */
-export async function baselineState(items: BaselineItem[], options: CondenseLogOptions, pool?: WorkerPool): Promise<LogState | CrashResult> {
+export async function baselineState(items: BaselineItem[], options: CondenseLogOptions): Promise<LogState | CrashResult> {
   if (items.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no baseline given');
   const strict: CondenseLogOptions = { ...options, skipBadInputs: false };
   delete strict.tap;
@@ -63,7 +63,7 @@ export async function baselineState(items: BaselineItem[], options: CondenseLogO
   return named(async () => {
     let state: LogState | CrashResult;
     if (items.every((i) => i.kind === 'log')) {
-      state = await condenseLogState(items.map((i) => (i as { source: LogSource }).source), strict, pool);
+      state = await condenseLogState(items.map((i) => (i as { source: LogSource }).source), strict);
     } else {
       // Partials and logs in the order given, merged as `wisp merge` merges partials.
       const files: PartialFile[] = [];
@@ -74,14 +74,13 @@ export async function baselineState(items: BaselineItem[], options: CondenseLogO
           files.push(partial);
           notes.push(`read from the partial ${item.name} (written by ${partial.writtenBy})`);
         } else {
-          const s = await condenseLogState([item.source], { ...strict, crashReports: false }, pool);
-          files.push(toPartialFile(s as LogState, `wisp ${WISP_VERSION}`));
+          files.push(await condenseLogToPartial([item.source], strict, `wisp ${WISP_VERSION}`));
         }
       }
       state = mergePartialFiles(files);
       state.read.notes.push(...notes);
     }
-    if ('merger' in state && state.merger.lines - state.merger.skipped === 0) {
+    if (state.kind === 'merged' && state.merged.lines - state.merged.skipped === 0) {
       const names = items.map((i) => (i.kind === 'log' ? i.source.name : i.name)).join(', ');
       throw new WispError('WISP_EMPTY_INPUT', `${names} holds no log lines: there is nothing to compare with`);
     }
@@ -95,7 +94,7 @@ async function named<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!isWispError(err) || err.code === 'WISP_CANCELLED') throw err;
-    throw new WispError(err.code, `baseline: ${err.message}`, err.hint);
+    throw new WispError(err.code, `baseline: ${err.message}`, { hint: err.hint, cause: err });
   }
 }
 
@@ -108,22 +107,21 @@ export async function compareLog(
   now: LogSource[],
   baseline: BaselineItem[],
   options: CondenseLogOptions = {},
-  pool?: WorkerPool,
 ): Promise<CompareResult> {
-  const top = resolveOptions(options).top;
-  const was = await baselineState(baseline, options, pool);
-  const is = await condenseLogState(now, options, pool);
+  const top = resolveLogOptions(options).top;
+  const was = await baselineState(baseline, options);
+  const is = await condenseLogState(now, options);
   return compareCondensed(is, was, now[0]?.name ?? 'this run', top);
 }
 
 /** Compares two condensed runs (merged states or crash reports). */
 export function compareCondensed(now: LogState | CrashResult, baseline: LogState | CrashResult, nowName: string, top: number): CompareResult {
-  const nowCrash = !('merger' in now);
-  const wasCrash = !('merger' in baseline);
+  const nowCrash = now.kind === 'crash';
+  const wasCrash = baseline.kind === 'crash';
   if (nowCrash && wasCrash) return compareCrashes(now, baseline);
   if (nowCrash || wasCrash) {
     const which = nowCrash ? `${nowName} is a crash report and the baseline is a log` : `the baseline ${(baseline as CrashResult).read.inputs[0]!.name} is a crash report and ${nowName} is a log`;
-    throw new WispError('WISP_BAD_ARGUMENT', `${which}: a crash report is compared only with another crash report`, 'compare a crash report with an earlier crash report of the same program, or a log with a log');
+    throw new WispError('WISP_BAD_ARGUMENT', `${which}: a crash report is compared only with another crash report`, { hint: 'compare a crash report with an earlier crash report of the same program, or a log with a log' });
   }
   return compareStates(now, baseline, top);
 }

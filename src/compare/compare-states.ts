@@ -1,7 +1,7 @@
-import type { LogState } from '../log/condense-log.js';
-import type { GroupStat } from '../log/partial.js';
-import { severityName, type SeverityName } from '../log/severity.js';
-import { formatCount } from '../render/numbers.js';
+import type { LogState } from '../log/model/state.js';
+import type { GroupStat } from '../log/model/partial.js';
+import { severityName, type SeverityName } from '../log/model/severity.js';
+import { formatCount } from '../core/text.js';
 import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from './counterparts.js';
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';
@@ -20,7 +20,7 @@ export const VALUES_RULE =
  * what is gone, what both share. Pure: the same two states give the same result.
  */
 export function compareStates(now: LogState, baseline: LogState, top: number): ComparisonResult {
-  const matched = matchGroups(now.merger, baseline.merger);
+  const matched = matchGroups(now.merged, baseline.merged);
   const nowRecords = recordsOf(now);
   const wasRecords = recordsOf(baseline);
 
@@ -93,8 +93,8 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
   }
 
   const notes: string[] = [];
-  if (now.merger.overflow.lines > 0) notes.push(`${formatCount(now.merger.overflow.lines)} lines of this run had templates past the group cap: counted, not compared`);
-  if (baseline.merger.overflow.lines > 0) notes.push(`${formatCount(baseline.merger.overflow.lines)} lines of the baseline had templates past the group cap: counted, not compared`);
+  if (now.merged.overflow.lines > 0) notes.push(`${formatCount(now.merged.overflow.lines)} lines of this run had templates past the group cap: counted, not compared`);
+  if (baseline.merged.overflow.lines > 0) notes.push(`${formatCount(baseline.merged.overflow.lines)} lines of the baseline had templates past the group cap: counted, not compared`);
 
   return {
     kind: 'comparison',
@@ -120,8 +120,8 @@ function bySeverityCount(a: MatchedGroup, b: MatchedGroup, side: 'now' | 'baseli
 }
 
 function recordsOf(state: LogState): number {
-  let n = state.merger.overflow.records;
-  for (const g of state.merger.groups.values()) n += g.records;
+  let n = state.merged.overflow.records;
+  for (const g of state.merged.groups.values()) n += g.records;
   return n;
 }
 
@@ -166,6 +166,6 @@ function sideRead(state: LogState, matched: MatchedGroup[], side: 'now' | 'basel
   return {
     read: state.read,
     format: formats.join(', ') || 'plain text',
-    totals: { lines: state.merger.lines - state.merger.skipped, records, groups: matched.filter((m) => m[side] !== undefined).length },
+    totals: { lines: state.merged.lines - state.merged.skipped, records, groups: matched.filter((m) => m[side] !== undefined).length },
   };
 }

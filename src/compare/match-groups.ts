@@ -1,7 +1,7 @@
-import type { GroupStat } from '../log/partial.js';
-import type { Severity } from '../log/severity.js';
-import type { LogMerger } from '../merge/log-merger.js';
-import { mergeWordVariables } from '../rank/word-variables.js';
+import type { GroupStat } from '../log/model/partial.js';
+import type { Severity } from '../log/model/severity.js';
+import type { MergedLog } from '../log/model/state.js';
+import { mergeWordVariables } from '../log/group/word-variables.js';
 
 /** One run's records of a matched group: its exact-template groups, first first. */
 export interface SideMembers {
@@ -33,7 +33,7 @@ export interface MatchedGroup {
  * The order is fixed by the inputs (the baseline's groups, then this run's), so the
  * result does not depend on chunking or workers.
  */
-export function matchGroups(now: LogMerger, baseline: LogMerger): MatchedGroup[] {
+export function matchGroups(now: MergedLog, baseline: MergedLog): MatchedGroup[] {
   const offset = baseline.lines;
   const union = new Map<string, GroupStat>();
   for (const g of baseline.groups.values()) union.set(g.key, { ...g });
@@ -55,7 +55,7 @@ export function matchGroups(now: LogMerger, baseline: LogMerger): MatchedGroup[]
     byKey.set(g.key, m);
     out.push(m);
   }
-  const place = (merger: LogMerger, side: 'now' | 'baseline'): void => {
+  const place = (merger: MergedLog, side: 'now' | 'baseline'): void => {
     for (const g of merger.groups.values()) {
       const m = byKey.get(representative.get(g.key) ?? g.key)!;
       const s = m[side];

@@ -1,8 +1,7 @@
-import type { InputRead } from '../log/result.js';
-import { SEVERITIES } from '../log/severity.js';
-import { clip } from '../render/clip.js';
-import { formatBytes } from '../render/log-text.js';
-import { formatCount } from '../render/numbers.js';
+import type { InputRead } from '../log/model/result.js';
+import { SEVERITIES } from '../log/model/severity.js';
+import { formatBytes } from '../log/render/log-text.js';
+import { clip, formatCount } from '../core/text.js';
 import type { ComparisonResult, CompareResult, CrashComparison, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
 
 const n = formatCount;

@@ -1,5 +1,5 @@
-import type { LogResult } from '../log/result.js';
-import type { SeverityName } from '../log/severity.js';
+import type { LogResult } from '../log/model/result.js';
+import type { SeverityName } from '../log/model/severity.js';
 
 /** One record's head line as read (redacted), with the lines of it worth showing. */
 export interface CompareExample {

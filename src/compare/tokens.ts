@@ -1,5 +1,5 @@
-import { afterTokens, headerTokenCount } from '../log/header.js';
-import { fromLevelWord } from '../log/severity.js';
+import { afterTokens, headerTokenCount } from '../log/parse/header.js';
+import { fromLevelWord } from '../log/model/severity.js';
 
 /**
  * Words of templates and lines, as the comparison reads them. Two runs of a program write

@@ -1,6 +1,6 @@
 /**
  * Apple crash reports for condense_log: recognise them, parse them into a CrashReport, and
- * render the part a developer acts on (ADR 0032).
+ * render the part a developer acts on.
  *
  * Formats, newest first:
  * - `.ips` (macOS 12+ / iOS 15+): JSON header line + JSON body. bug_type 309 is a crash;
@@ -9,7 +9,7 @@
  * - Legacy `.crash` text.
  */
 
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { isSingleProcessCrash } from './bug-types.js';
 import { parseIpsJsonCrash, readIpsHeader, reportFromHeader, type IpsHeader } from './ips.js';
 import { isObject } from './json-body.js';
@@ -84,7 +84,7 @@ function parseIps(text: string): CrashReport {
     throw new WispError(
       'WISP_NOT_JSON',
       `.ips crash report (bug_type ${header.bugType}): only the header line is there, the report body is missing; the file looks truncated.`,
-      'Pass the whole .ips file as written by the system.',
+      { hint: 'Pass the whole .ips file as written by the system.' },
     );
   }
   return withHeader(parseLegacyCrash(body, 'ips'), header);
@@ -103,7 +103,7 @@ function parseHeaderlessBody(text: string): CrashReport {
     throw new WispError(
       'WISP_NOT_JSON',
       'The first line is not an .ips JSON header (a JSON object with "bug_type").',
-      'An .ips file starts with a one-line JSON header followed by the JSON body.',
+      { hint: 'An .ips file starts with a one-line JSON header followed by the JSON body.' },
     );
   }
   const header: IpsHeader = { bugType: bugType ?? '309', fields: {} };

@@ -9,7 +9,7 @@ import { readFrames, readUsedImages, type UsedImage } from './frames.js';
 import { arrayOf, intOf, isObject, parseIpsBody, str, type JsonObject } from './json-body.js';
 import { explainTerminationCode, formatTerminationCode } from './termination.js';
 import { TOP_FRAMES, type CrashException, type CrashReport, type CrashTermination, type CrashThread } from './types.js';
-import { assign, capList, clip, joinVersion, MAX_ASI_MESSAGES, MAX_REASONS } from './util.js';
+import { assign, capList, clipWithCount, joinVersion, MAX_ASI_MESSAGES, MAX_REASONS } from './util.js';
 
 export interface IpsHeader {
   bugType: string;
@@ -110,7 +110,7 @@ function readException(v: unknown): CrashException | undefined {
   assign(e, 'signal', str(v.signal));
   assign(e, 'codes', str(v.codes));
   assign(e, 'subtype', str(v.subtype));
-  assign(e, 'message', clip(str(v.message)));
+  assign(e, 'message', clipWithCount(str(v.message)));
   return Object.keys(e).length > 0 ? e : undefined;
 }
 

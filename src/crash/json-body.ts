@@ -8,7 +8,7 @@
  *   strings, which strict JSON forbids. One repair pass escapes them before giving up.
  */
 
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -66,7 +66,7 @@ export function parseIpsBody(body: string, what: string): ParsedBody {
     truncated
       ? `${what}: the JSON body is incomplete (${body.length} characters, no closing brace); the file looks truncated.`
       : `${what}: the JSON body does not parse (${detail}).`,
-    'Pass the whole .ips file as written by the system; a copied excerpt or a cut-off upload cannot be read.',
+    { hint: 'Pass the whole .ips file as written by the system; a copied excerpt or a cut-off upload cannot be read.' },
   );
 }
 

@@ -10,7 +10,7 @@
 import { hex } from './frames.js';
 import { explainTerminationCode, formatTerminationCode } from './termination.js';
 import { TOP_FRAMES, type CrashException, type CrashFrame, type CrashReport, type CrashTermination, type CrashThread } from './types.js';
-import { assign, capList, clip, MAX_ASI_MESSAGES, MAX_REASONS } from './util.js';
+import { assign, capList, clipWithCount, MAX_ASI_MESSAGES, MAX_REASONS } from './util.js';
 
 // `21  icdab_nsdata   0x000000010061e4b4 main + 25780 (main.m:14)`. The image name is
 // matched lazily up to the address, so names with spaces ("Google Chrome Framework") work;
@@ -236,7 +236,7 @@ function readException(fields: Map<string, string[]>, notes: string[]): CrashExc
   const subtype = fields.get('Exception Subtype')?.[0]?.trim();
   if (subtype) e.subtype = subtype;
   const message = fields.get('Exception Reason')?.[0] ?? fields.get('Exception Message')?.[0];
-  assign(e, 'message', clip(message?.trim() || undefined));
+  assign(e, 'message', clipWithCount(message?.trim() || undefined));
   const note = fields.get('Exception Note')?.[0]?.trim();
   // EXC_CORPSE_NOTIFY is on nearly every report and says nothing; anything else might.
   if (note && note.replace(/EXC_CORPSE_NOTIFY/g, '').trim().length > 0) notes.push(`exception note: ${note}`);

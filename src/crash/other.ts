@@ -7,7 +7,7 @@
 import { reportFromHeader, type IpsHeader } from './ips.js';
 import { arrayOf, isObject, str, type JsonObject } from './json-body.js';
 import type { CrashReport } from './types.js';
-import { clip } from './util.js';
+import { clipWithCount } from './util.js';
 
 export function parseIpsOther(header: IpsHeader, bodyText: string): CrashReport {
   const report = reportFromHeader('ips-other', header);
@@ -19,22 +19,22 @@ export function parseIpsOther(header: IpsHeader, bodyText: string): CrashReport 
     // Panics and forced resets: the first line of the panic string says what happened.
     const panic = str(body.panicString) ?? str(body.string);
     const headline = panic?.split('\n').find((l) => l.trim().length > 0);
-    if (headline !== undefined) report.notes.push(`panic: ${clip(headline.trim(), 300)}`);
+    if (headline !== undefined) report.notes.push(`panic: ${clipWithCount(headline.trim(), 300)}`);
     // Jetsam: who was biggest when memory ran out.
     const largest = str(body.largestProcess);
     if (largest !== undefined) report.notes.push(`largest process: ${largest}`);
     const reason = str(body.reason);
-    if (reason !== undefined) report.notes.push(`reason: ${clip(reason, 300)}`);
+    if (reason !== undefined) report.notes.push(`reason: ${clipWithCount(reason, 300)}`);
     if (report.os === undefined) {
       const build = str(body.build);
       if (build !== undefined) report.os = build;
     }
     const notes = arrayOf(body.notes).filter((n): n is string => typeof n === 'string');
-    for (const n of notes.slice(0, 3)) report.notes.push(`report note: ${clip(n, 300)}`);
+    for (const n of notes.slice(0, 3)) report.notes.push(`report note: ${clipWithCount(n, 300)}`);
   } else {
     // Older bodies are text (legacy stackshots): a `Reason:` line is the headline.
     const reason = /^Reason:\s*(.+)$/m.exec(bodyText)?.[1];
-    if (reason !== undefined) report.notes.push(`reason: ${clip(reason.trim(), 300)}`);
+    if (reason !== undefined) report.notes.push(`reason: ${clipWithCount(reason.trim(), 300)}`);
   }
   return report;
 }

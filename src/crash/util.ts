@@ -5,7 +5,8 @@ export const MAX_TEXT = 600;
 export const MAX_ASI_MESSAGES = 12;
 export const MAX_REASONS = 16;
 
-export function clip(s: string | undefined, max = MAX_TEXT): string | undefined {
+/** Cuts long text, saying how many characters it cut: a report reader should know the text goes on. */
+export function clipWithCount(s: string | undefined, max = MAX_TEXT): string | undefined {
   if (s === undefined || s.length <= max) return s;
   return `${s.slice(0, max)}... (+${s.length - max} chars)`;
 }
@@ -20,7 +21,7 @@ export function capList(items: string[], maxCount: number, maxChars = 2000): str
   let used = 0;
   for (const item of items) {
     if (shown.length >= maxCount || used >= maxChars) break;
-    const clipped = clip(item, Math.min(MAX_TEXT, Math.max(80, maxChars - used))) ?? item;
+    const clipped = clipWithCount(item, Math.min(MAX_TEXT, Math.max(80, maxChars - used))) ?? item;
     shown.push(clipped);
     used += clipped.length;
   }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { redact } from '../redact/index.js';
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import { lineMatcher, type LineMatcher, type Occurrence } from './matcher.js';
 
 export interface GrepQuery {
@@ -257,6 +257,7 @@ export function readLines(file: string, from: number, to: number, maxChars: numb
  * of many megabytes costs one copy, and a StringDecoder keeps a character split across two
  * reads whole.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing reads on; false stops.
 export function forEachLine(file: string, onLine: (line: string) => boolean | void): void {
   const fd = openSync(file, 'r');
   try {

@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
-import { WispError } from '../errors.js';
-import type { GrepQuery, GrepResult } from './grep-file.js';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { WispError } from '../core/errors.js';
+import { grepFile, type GrepQuery, type GrepResult } from './grep-file.js';
 
 const WORKER = new URL('../../workers/grep-raw.js', import.meta.url);
 
@@ -10,7 +10,7 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
     try {
       new RegExp(query.pattern);
     } catch (err) {
-      throw new WispError('WISP_BAD_ARGUMENT', `pattern is not a valid regular expression: ${(err as Error).message}`);
+      throw new WispError('WISP_BAD_ARGUMENT', `pattern is not a valid regular expression: ${(err as Error).message}`, { cause: err });
     }
   }
   return new Promise((resolve, reject) => {
@@ -22,7 +22,7 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
       fn();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new WispError('WISP_DEADLINE', `grep_raw stopped after ${timeoutMs} ms`, 'use a plainer pattern or regex: false'))),
+      () => finish(() => reject(new WispError('WISP_DEADLINE', `grep_raw stopped after ${timeoutMs} ms`, { hint: 'use a plainer pattern or regex: false' }))),
       timeoutMs,
     );
     const onAbort = (): void => finish(() => reject(new WispError('WISP_CANCELLED', 'grep_raw was cancelled')));
@@ -32,4 +32,14 @@ export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, 
     );
     worker.once('error', (err) => finish(() => reject(err)));
   });
+}
+
+/** The thread's side (workers/grep-raw.ts): greps what it was given and posts the answer. */
+export function grepInThisThread(): void {
+  const { file, query } = workerData as { file: string; query: GrepQuery };
+  try {
+    parentPort!.postMessage({ ok: true, result: grepFile(file, query) });
+  } catch (err) {
+    parentPort!.postMessage({ ok: false, message: (err as Error).message });
+  }
 }

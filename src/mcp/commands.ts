@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WispError } from '../errors.js';
-import { commandAllowed, runCommand, type CommandResult } from '../source/command.js';
-import { commandEnv, existingRealPaths, secretPaths, type SandboxPolicy } from '../source/sandbox.js';
+import { WispError } from '../core/errors.js';
+import { commandAllowed, runCommand, type CommandResult } from '../input/command.js';
+import { commandEnv, existingRealPaths, secretPaths, type SandboxPolicy } from '../input/sandbox.js';
 import type { AuditCommand } from './audit-log.js';
 import type { ServerContext, ToolExtra } from './context.js';
 
@@ -58,7 +58,7 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
       throw new WispError(
         'WISP_COMMAND_FAILED_TO_START',
         `could not run ${argv[0]} in the sandbox: ${why.replace(/^execvp [^:]*: /, '')}`,
-        notFound ? 'name a program on the PATH, or give its absolute path' : undefined,
+        { hint: notFound ? 'name a program on the PATH, or give its absolute path' : undefined },
       );
     }
     audit.exitStatus = result.exitStatus;
@@ -93,9 +93,9 @@ async function gate(ctx: ServerContext, tool: string, argv: string[], extra: Too
   throw new WispError(
     'WISP_COMMAND_NOT_ALLOWED',
     `${shown} is not on the server's command allowlist`,
-    allowed.length === 0
+    { hint: allowed.length === 0
       ? 'the server allows no commands: start it with --allow-command "PROGRAM ARGS" (flags must be part of the entry)'
-      : `allowed prefixes (extra arguments may not be flags): ${allowed.join('; ')}`,
+      : `allowed prefixes (extra arguments may not be flags): ${allowed.join('; ')}` },
   );
 }
 

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isWispError, WispError } from '../errors.js';
-import { WorkerPool, defaultThreadCount } from '../pool/worker-pool.js';
-import { findSandbox, type Sandbox } from '../source/sandbox.js';
+import { isWispError, WispError } from '../core/errors.js';
+import { WorkerPool, defaultThreadCount } from '../pipeline/worker-pool.js';
+import { findSandbox, type Sandbox } from '../input/sandbox.js';
 import type { AuditLog } from './audit-log.js';
 import type { RawStore } from './raw-store.js';
 import type { AllowedRoots } from './roots.js';
@@ -111,7 +111,7 @@ export function abortError(signal: AbortSignal, deadlineMs: number): WispError {
   const reason = signal.reason as { name?: string } | undefined;
   if (reason instanceof WispError) return reason;
   if (reason?.name === 'TimeoutError') {
-    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline');
+    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, { hint: 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline' });
   }
   return new WispError('WISP_CANCELLED', 'the call was cancelled by the client');
 }

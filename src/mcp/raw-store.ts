@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 /** Where the stored bytes came from, so that an answer can say how to search what was not stored. */
 export type PayloadOrigin = { kind: 'file'; path: string } | { kind: 'command'; argv: string[] } | { kind: 'journal' } | { kind: 'text' };
@@ -134,10 +134,10 @@ export class RawStore {
       throw new WispError(
         'WISP_HANDLE_EVICTED',
         `raw payload ${handle} was evicted (${why}); the store keeps at most ${this.limits.maxCount} payloads, ${Math.round(this.limits.maxBytes / 1048576)} MB, for ${Math.round(this.limits.maxAgeMs / 3600000)} h`,
-        'run the condensing call again to get a new handle',
+        { hint: 'run the condensing call again to get a new handle' },
       );
     }
-    throw new WispError('WISP_UNKNOWN_HANDLE', `no raw payload has the handle ${handle}`, 'use the handle from a condense_log, json_shape or run_and_condense result');
+    throw new WispError('WISP_UNKNOWN_HANDLE', `no raw payload has the handle ${handle}`, { hint: 'use the handle from a condense_log, json_shape or run_and_condense result' });
   }
 
   /** Kept payloads, oldest first. */

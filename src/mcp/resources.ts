@@ -1,9 +1,10 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isWispError } from '../errors.js';
+import { isWispError } from '../core/errors.js';
 import { readLines } from '../grep/grep-file.js';
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import type { ServerContext } from './context.js';
+import type { RawPayload } from './raw-store.js';
 
 /** The raw resource returns at most this much text a read. */
 const RESOURCE_MAX_CHARS = 256 * 1024;
@@ -66,7 +67,7 @@ export function registerRawResources(ctx: ServerContext): void {
 
 function readRaw(ctx: ServerContext, uri: URL): { contents: { uri: string; mimeType: string; text: string }[] } {
   const handle = decodeURIComponent(uri.pathname.replace(/^\//, ''));
-  let payload;
+  let payload: RawPayload;
   try {
     payload = ctx.store.get(handle);
   } catch (err) {

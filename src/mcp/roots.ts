@@ -1,8 +1,9 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
+import { isPathWithinRoots } from './path-validation.js';
 
 /**
  * The folders a client may name paths in: the server's `--root` flags plus the client's
@@ -67,7 +68,7 @@ export class AllowedRoots {
   async check(path: string): Promise<string> {
     const roots = await this.current();
     if (!isAbsolute(path)) {
-      throw new WispError('WISP_PATH_NOT_ALLOWED', `path must be absolute, got '${path}'`, rootsHint(roots));
+      throw new WispError('WISP_PATH_NOT_ALLOWED', `path must be absolute, got '${path}'`, { hint: rootsHint(roots) });
     }
     let real: string;
     try {
@@ -77,15 +78,15 @@ export class AllowedRoots {
       if (code === 'ENOENT') {
         // Say "outside the roots" rather than "missing" for paths outside: no probing.
         const lexical = resolve(path);
-        if (!roots.some((r) => lexical === r || lexical.startsWith(r + sep))) {
-          throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, rootsHint(roots));
+        if (!isPathWithinRoots(lexical, roots)) {
+          throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, { hint: rootsHint(roots) });
         }
-        throw new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
+        throw new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`, { cause: err });
       }
-      throw new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`);
+      throw new WispError('WISP_UNREADABLE', `${path}: ${(err as Error).message}`, { cause: err });
     }
-    if (!roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
-      throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, rootsHint(roots));
+    if (!isPathWithinRoots(real, roots)) {
+      throw new WispError('WISP_PATH_NOT_ALLOWED', `${path} is outside the allowed roots`, { hint: rootsHint(roots) });
     }
     return real;
   }
@@ -105,9 +106,9 @@ const SPECIAL_KINDS: [(s: Stats) => boolean, string][] = [
 export async function checkRegularFile(roots: AllowedRoots, path: string): Promise<string> {
   const real = await roots.check(path);
   const info = await stat(real);
-  if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`, 'name a file inside it');
+  if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`, { hint: 'name a file inside it' });
   for (const [is, what] of SPECIAL_KINDS) {
-    if (is(info)) throw new WispError('WISP_NOT_A_FILE', `${path} is ${what}, not a regular file; wisp reads regular files only, since reading it could wait forever`, 'copy its content into a file, or pass short content as text');
+    if (is(info)) throw new WispError('WISP_NOT_A_FILE', `${path} is ${what}, not a regular file; wisp reads regular files only, since reading it could wait forever`, { hint: 'copy its content into a file, or pass short content as text' });
   }
   if (!info.isFile()) throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
   return real;

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
-import { WISP_VERSION } from '../version.js';
+import { WISP_VERSION } from '../core/version.js';
 import { AuditLog } from './audit-log.js';
 import { DEFAULT_LIMITS, ServerContext, type ServerLimits } from './context.js';
 import { RawStore, type RawStoreLimits } from './raw-store.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import type { ServerContext } from './context.js';
 import type { PayloadOrigin } from './raw-store.js';
 import { checkRegularFile } from './roots.js';

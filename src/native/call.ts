@@ -3,7 +3,7 @@
  * cancel token the C side polls, and the result copied out of C memory and freed.
  */
 import { decode, view } from 'koffi';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { nativeLibrary, Status, type NativeLibrary } from './library.js';
 import { UNAVAILABLE } from './unavailable.js';
 

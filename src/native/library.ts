@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load, struct, array, type TypeObject } from 'koffi';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
@@ -59,17 +59,17 @@ export function nativeLibrary(): NativeLibrary {
   }
   const path = libraryPath();
   if (!existsSync(path)) {
-    throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, 'run: node native/build.mjs');
+    throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, { hint: 'run: node native/build.mjs' });
   }
-  let lib;
+  let lib: ReturnType<typeof load>;
   try {
     lib = load(path);
   } catch (err) {
-    throw new WispError(UNAVAILABLE, `wisp's native library could not be loaded: ${(err as Error).message}`, 'rebuild it: node native/build.mjs');
+    throw new WispError(UNAVAILABLE, `wisp's native library could not be loaded: ${(err as Error).message}`, { hint: 'rebuild it: node native/build.mjs', cause: err });
   }
   const version = lib.func('int32_t wisp_abi_version(void)')() as number;
   if (version !== ABI_VERSION) {
-    throw new WispError(UNAVAILABLE, `wisp's native library has ABI ${version}, this wisp needs ${ABI_VERSION}`, 'rebuild it: node native/build.mjs');
+    throw new WispError(UNAVAILABLE, `wisp's native library has ABI ${version}, this wisp needs ${ABI_VERSION}`, { hint: 'rebuild it: node native/build.mjs' });
   }
   const resultType = struct({
     data: 'void *',

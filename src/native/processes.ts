@@ -1,5 +1,5 @@
 /** The process table from the native library (procfs on Linux, libproc on macOS). */
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { callNative } from './call.js';
 import { num, splitRecords, unescapeField } from './records.js';
 

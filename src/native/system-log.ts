@@ -3,7 +3,7 @@
  * opened at run time), OSLogStore on macOS. Read in batches, each one async call, so a
  * day of log never blocks the event loop and can be abandoned between batches.
  */
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { callNative, takeResult } from './call.js';
 import { nativeLibrary, Status } from './library.js';
 import { splitRecords } from './records.js';

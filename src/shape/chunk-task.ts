@@ -1,8 +1,9 @@
 /**
  * One JSON Lines chunk as a task: whole lines as bytes in, a partial shape out. The
- * worker (workers/shape.ts) runs exactly this, and so does the main thread when it shapes
- * in process, so both give the same partial shapes.
+ * worker (workers/shape.ts) runs exactly this, and so does the calling thread when it
+ * shapes in process, so both give the same partial shapes.
  */
+import type { WarmUp, WorkerPool } from '../pipeline/worker-pool.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { dropWalkCaches } from './node.js';
 
@@ -14,8 +15,22 @@ export interface ChunkTask {
   firstLine: number;
 }
 
+/** dist/src/shape/chunk-task.js -> dist/workers/shape.js */
+export const SHAPE_WORKER = new URL('../../workers/shape.js', import.meta.url);
+
 export function shapeChunk(task: ChunkTask): LinesShape {
   const shape = shapeLines(Buffer.from(task.buffer, 0, task.length), task.firstLine);
   dropWalkCaches(shape.root);
   return shape;
+}
+
+/** The worker's task: a chunk, or a warm-up sent when the pool starts (WorkerPool.warm). */
+export function runShapeTask(task: ChunkTask | WarmUp): LinesShape | undefined {
+  return 'warm' in task ? undefined : shapeChunk(task);
+}
+
+/** Shapes a chunk on the pool, or here when there is none. */
+export function shapeChunkOn(pool: WorkerPool | undefined, task: ChunkTask): Promise<LinesShape> {
+  if (pool === undefined) return Promise.resolve(shapeChunk(task));
+  return pool.run<LinesShape>(SHAPE_WORKER, task, [task.buffer]);
 }

@@ -7,7 +7,7 @@
  * when the text looks truncated (it stops inside a value), and says when it is several
  * pretty-printed documents one after another.
  */
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { ByteWalker } from './byte-walk.js';
 import { isBlankBytes, isJsonSpace } from './lines.js';
 import { newNode, type ShapeNode } from './node.js';
@@ -40,12 +40,12 @@ function explainFailure(text: string): never {
   switch (d.kind) {
     case 'valid':
       // Only a difference between the walker's grammar and JSON's gets here.
-      throw new WispError('WISP_INTERNAL', `the byte walker refused a document that is valid JSON${err === undefined ? '' : ` (JSON.parse: ${(err as Error).message})`}`);
+      throw new WispError('WISP_INTERNAL', `the byte walker refused a document that is valid JSON${err === undefined ? '' : ` (JSON.parse: ${(err as Error).message})`}`, { cause: err });
     case 'truncated':
       throw new WispError(
         'WISP_TRUNCATED_JSON',
         `input looks truncated: it ends ${describeOpen(d)}`,
-        'input cut to fit is refused because a document without its end does not parse; pass the whole document',
+        { hint: 'input cut to fit is refused because a document without its end does not parse; pass the whole document' },
       );
     case 'trailing': {
       const { line, column } = lineAndColumn(text, d.offset);
@@ -53,7 +53,7 @@ function explainFailure(text: string): never {
         throw new WispError(
           'WISP_NOT_JSON',
           `input is several JSON documents one after another, not one document or JSON Lines: the second begins at line ${line}, column ${column}`,
-          'wrap them in an array, or print one document per line (jq -c .)',
+          { hint: 'wrap them in an array, or print one document per line (jq -c .)' },
         );
       }
       throw new WispError('WISP_NOT_JSON', `not JSON: unexpected ${describeChar(text, d.offset)} after the end of the document at line ${line}, column ${column}`);

@@ -8,14 +8,13 @@
  *                               pool; a single document through stream-json's tokenizer
  */
 import { stat } from 'node:fs/promises';
-import type { WorkerPool } from '../pool/worker-pool.js';
-import { chunksOfBytes, chunksOfStream } from './chunks.js';
+import { threadsFor, WorkerPool } from '../pipeline/worker-pool.js';
+import { SHAPE_WORKER } from './chunk-task.js';
 import { detect, startsAsJsonLines } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
-import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
+import { lineTasks, shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
-import { startShapeThreads } from './pool.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
 import { shapeTokenStream } from './tokens.js';
 
@@ -67,7 +66,7 @@ interface EarlyPool {
  * before it is read, so their start-up overlaps the reading.
  */
 async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<EarlyPool | undefined> {
-  if (o.workers === 0 || o.pool !== undefined) return undefined;
+  if (o.pool !== undefined) return undefined;
   if (typeof input !== 'object' || input === null || !('path' in input) || typeof input.path !== 'string') return undefined;
   let size: number;
   try {
@@ -75,8 +74,10 @@ async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<Ea
   } catch {
     return undefined; // openInput reports it
   }
-  if (size <= o.holdBytes || size > o.maxBytes) return undefined;
-  const pool = await startShapeThreads(o.workers);
+  const threads = threadsFor(o.workers, size, undefined);
+  if (threads === 0 || size <= o.holdBytes || size > o.maxBytes) return undefined;
+  const pool = await WorkerPool.start(threads);
+  pool.warm(SHAPE_WORKER);
   let closed: Promise<void> | undefined;
   return { pool, close: () => (closed ??= pool.close()) };
 }
@@ -88,19 +89,21 @@ async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
   if (detected.kind === 'document') {
     return { root: detected.root, source: { kind: 'json', bytes: held.size, values: detected.values, streamed: false } };
   }
-  if (o.workers === 0 || held.size <= o.chunkBytes) {
+  const threads = threadsFor(o.workers, held.size, o.pool);
+  if (threads === 0 || held.size <= o.chunkBytes) {
     const { root, records, values } = shapeHeldLinesInProcess(bytes, o);
     return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
   }
-  // About two chunks per worker, so the pool is evenly busy.
-  const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * o.workers))));
-  const { root, records, values } = await shapeLineChunks(chunksOfBytes(bytes, chunkBytes), o);
+  // About two chunks per thread, so the pool is evenly busy.
+  const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * threads))));
+  const { root, records, values } = await shapeLineChunks(lineTasks(once(bytes), chunkBytes), o, threads);
   return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
 }
 
 async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: EarlyPool | undefined): Promise<Shaped> {
   if (startsAsJsonLines(input.head)) {
-    const { root, records, values } = await shapeLineChunks(chunksOfStream(input.chunks, o.chunkBytes), o);
+    const threads = threadsFor(o.workers, undefined, o.pool);
+    const { root, records, values } = await shapeLineChunks(lineTasks(input.chunks, o.chunkBytes), o, threads);
     return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
   }
   // One document: its tokens are walked here, so threads started for lines are not needed.
@@ -117,4 +120,8 @@ async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   }
   const rest = decoder.decode();
   if (rest.length > 0) yield rest;
+}
+
+async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
 }

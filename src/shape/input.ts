@@ -3,9 +3,11 @@
  * was read plus the rest as a stream. Size limits, empty input, binary data and the
  * UTF-8 byte-order mark are dealt with here, before any parsing.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
+import { tooLarge } from '../input/byte-limit.js';
+import { fileError } from '../input/file-errors.js';
 import { formatCount } from './text.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
 
@@ -44,10 +46,16 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function openInput(input: ShapeInput, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
   throwIfAborted(o.signal);
-  if (typeof input === 'string') return holdText(input, o);
+  if (typeof input === 'string') {
+    const held = holdText(input, o);
+    o.tap?.(Buffer.from(input));
+    return held;
+  }
   if (input instanceof Uint8Array) {
     checkSize(input.length, o, 'input');
-    return holdBytes(Buffer.from(input.buffer, input.byteOffset, input.byteLength), input.length);
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    o.tap?.(bytes);
+    return holdBytes(bytes, input.length);
   }
   if (typeof input === 'object' && input !== null && 'path' in input && typeof input.path === 'string') return openFile(input.path, o);
   if (typeof input === 'object' && input !== null && 'stream' in input && input.stream !== undefined) {
@@ -83,11 +91,11 @@ function firstNonSpace(at: (i: number) => number, length: number): number {
 }
 
 async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (err) {
-    throw fileError(err, path);
+    throw fileError(path, err, 'a file');
   }
   if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
   if (!info.isFile()) {
@@ -101,8 +109,9 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
       all = await readFile(path, o.signal === undefined ? {} : { signal: o.signal });
     } catch (err) {
       throwIfAborted(o.signal);
-      throw fileError(err, path);
+      throw fileError(path, err, 'a file');
     }
+    o.tap?.(all);
     return holdBytes(all, all.length);
   }
   return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
@@ -129,12 +138,13 @@ async function openStream(
         break;
       }
       const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      o.tap?.(part);
       headParts.push(part);
       headLength += part.length;
     }
   } catch (err) {
     if (err instanceof WispError) throw err;
-    throw fileError(err, path ?? 'input');
+    throw fileError(path ?? 'input', err, 'a file');
   }
   const head = Buffer.concat(headParts, headLength);
   if (ended) {
@@ -143,11 +153,7 @@ async function openStream(
   }
   if (o.maxBytes <= headLength) {
     await iterator.return?.();
-    throw new WispError(
-      'WISP_INPUT_TOO_LARGE',
-      `${path ?? 'input'} is more than ${formatCount(o.maxBytes)} bytes, the limit`,
-      'raise it with --max-bytes to stream it',
-    );
+    throw tooLarge(path ?? 'input', o.maxBytes, 'raise it with --max-bytes to stream it');
   }
   checkNotBinary(head);
   const bom = startsWithBom(head);
@@ -162,15 +168,14 @@ async function openStream(
       try {
         next = await iterator.next();
       } catch (err) {
-        throw fileError(err, path ?? 'input');
+        throw fileError(path ?? 'input', err, 'a file');
       }
       if (next.done) return;
       const value = next.value;
       const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       read += part.length;
-      if (read > limit) {
-        throw new WispError('WISP_INPUT_TOO_LARGE', `${path ?? 'input'} is more than ${formatCount(limit)} bytes, the limit`, 'raise it with --max-bytes');
-      }
+      if (read > limit) throw tooLarge(path ?? 'input', limit, 'raise it with --max-bytes');
+      o.tap?.(part);
       yield part;
     }
   }
@@ -190,7 +195,7 @@ function checkSize(size: number, o: ResolvedOptions, what: string): void {
     throw new WispError(
       'WISP_INPUT_TOO_LARGE',
       `${what} is ${formatCount(size)} bytes, over the limit of ${formatCount(o.maxBytes)} bytes`,
-      'input is refused rather than cut, because cut JSON does not parse; raise the limit with --max-bytes to stream it',
+      { hint: 'input is refused rather than cut, because cut JSON does not parse; raise the limit with --max-bytes to stream it' },
     );
   }
 }
@@ -213,13 +218,4 @@ function checkNotBlank(firstNonSpaceAt: number, size: number): void {
 
 function binary(why: string): WispError {
   return new WispError('WISP_BINARY_INPUT', `input is not JSON text: ${why}`);
-}
-
-function fileError(err: unknown, path: string): WispError {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return new WispError('WISP_FILE_NOT_FOUND', `${path}: no such file`);
-  if (code === 'EISDIR') return new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
-  if (code === 'ENOTDIR') return new WispError('WISP_FILE_NOT_FOUND', `${path}: a parent is not a directory`);
-  if (code === 'EACCES' || code === 'EPERM') return new WispError('WISP_UNREADABLE', `${path}: permission denied`);
-  return new WispError('WISP_UNREADABLE', `${path}: ${(err as Error)?.message ?? String(err)}`);
 }

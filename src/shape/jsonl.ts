@@ -3,13 +3,15 @@
  * partial shapes merged strictly in input order, and the first line that is not JSON
  * reported with its global line number (or as a truncated last line).
  */
-import { WispError } from '../errors.js';
-import { shapeChunk, type ChunkTask } from './chunk-task.js';
+import { cancelledError, WispError } from '../core/errors.js';
+import { dispatchInOrder } from '../pipeline/dispatch.js';
+import { poolFor, transferable } from '../pipeline/worker-pool.js';
+import { lineChunks } from '../split/line-chunks.js';
+import { shapeChunkOn, type ChunkTask } from './chunk-task.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { mergeInto } from './merge.js';
 import { newNode, type ShapeNode } from './node.js';
 import { throwIfAborted, type ResolvedOptions } from './options.js';
-import { openShapePool } from './pool.js';
 import { describeOpen, diagnose } from './scan.js';
 import { formatCount } from './text.js';
 
@@ -65,7 +67,7 @@ function badLine({ line, text, whole, message }: { line: number; text: string; w
     return new WispError(
       'WISP_TRUNCATED_JSON',
       `JSON Lines: the last line (${formatCount(line)}) looks truncated: it ends ${describeOpen(d)}`,
-      'input cut to fit is refused; pass the whole file',
+      { hint: 'input cut to fit is refused; pass the whole file' },
     );
   }
   let why: string;
@@ -85,7 +87,7 @@ function badLine({ line, text, whole, message }: { line: number; text: string; w
   return new WispError(
     'WISP_NOT_JSON',
     `JSON Lines: line ${formatCount(line)} is not JSON (${why})${line > 1 ? `; lines 1-${formatCount(line - 1)} parse` : ''}`,
-    'JSON Lines needs one complete JSON value on every non-blank line',
+    { hint: 'JSON Lines needs one complete JSON value on every non-blank line' },
   );
 }
 
@@ -98,55 +100,59 @@ export function shapeHeldLinesInProcess(bytes: Buffer, o: ResolvedOptions): Line
   return merger.finish();
 }
 
+/** Chunks handed to threads at most, per thread: enough to keep each busy while the oldest is merged. */
+const IN_FLIGHT_PER_THREAD = 2;
+
 /**
- * Shape JSON Lines chunks in input order: in process when workers is 0 or there is a
- * single chunk, otherwise across a pool with at most 2 chunks per worker in flight.
+ * Shape JSON Lines chunks in input order, on `threads` threads (the lent pool, or a pool
+ * of this call's own), in process when there are none or the input is a single chunk.
  */
-export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask> | Iterable<ChunkTask>, o: ResolvedOptions): Promise<LinesOutcome> {
+export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask>, o: ResolvedOptions, threads: number): Promise<LinesOutcome> {
   const merger = new LinesMerger();
-  const iterator = toAsyncIterator(chunks);
+  const iterator = chunks[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) return merger.finish();
   const second = await iterator.next();
-  if (o.workers === 0 || second.done) {
-    merger.add(shapeChunk(first.value));
-    if (!second.done) {
-      merger.add(shapeChunk(second.value));
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        throwIfAborted(o.signal);
-        merger.add(shapeChunk(next.value));
-      }
-    }
-    return merger.finish();
+  async function* all(): AsyncGenerator<ChunkTask> {
+    yield first.value as ChunkTask;
+    if (second.done) return;
+    yield second.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  const pool = await openShapePool(o.workers, o.pool);
-  const inFlight: Promise<LinesShape>[] = [];
-  const submit = (task: ChunkTask): void => {
-    const p = pool.runLines(task, o.signal);
-    p.catch(() => undefined); // awaited in order below; this only marks it handled
-    inFlight.push(p);
-  };
+  const { pool, close } = await poolFor(second.done ? 0 : threads, o.pool);
   try {
-    submit(first.value);
-    submit(second.value);
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      submit(next.value);
-      while (inFlight.length >= 2 * pool.threads) merger.add(await (inFlight.shift() as Promise<LinesShape>));
-    }
-    while (inFlight.length > 0) merger.add(await (inFlight.shift() as Promise<LinesShape>));
-    return merger.finish();
-  } catch (err) {
-    throwIfAborted(o.signal);
-    throw err;
+    await dispatchInOrder<ChunkTask, LinesShape>(all(), {
+      start: (task) => shapeChunkOn(pool, task),
+      take: (_, shape) => merger.add(shape!),
+      limit: pool === undefined ? 1 : IN_FLIGHT_PER_THREAD * pool.threads,
+      signal: o.signal,
+      cancelled: () => cancelledError('json_shape'),
+    });
   } finally {
-    // Let chunks still in flight finish before the pool goes, so none answers a closed pool.
-    await Promise.allSettled(inFlight);
-    await pool.close();
+    await close();
+  }
+  return merger.finish();
+}
+
+/**
+ * Chunks of whole lines (split/line-chunks.ts, no line cut: a JSON line is whole or not
+ * JSON), each in a buffer of its own to transfer, with the index of its first line.
+ */
+export async function* lineTasks(source: AsyncIterable<Buffer>, chunkBytes: number): AsyncGenerator<ChunkTask> {
+  let firstLine = 0;
+  for await (const chunk of lineChunks(source, { chunkBytes, maxLineBytes: Infinity })) {
+    // Counted before the chunk is yielded: once sent to a thread, its buffer is gone from here.
+    const lines = countLines(chunk);
+    yield { buffer: transferable(chunk), length: chunk.length, firstLine };
+    firstLine += lines;
   }
 }
 
-function toAsyncIterator<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
-  if (Symbol.asyncIterator in source) return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
-  const sync = (source as Iterable<T>)[Symbol.iterator]();
-  return { next: async () => sync.next() };
+/** Lines that start in `bytes`: newlines, plus one for a last line without one. */
+function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== LF ? lines + 1 : lines;
 }
+
+const LF = 0x0a;

@@ -4,7 +4,7 @@
  * same whichever chunk the line falls in, so chunks merged in any grouping agree.
  */
 import { newNode, type ShapeNode } from './node.js';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { ByteWalker } from './byte-walk.js';
 
 const LF = 0x0a;

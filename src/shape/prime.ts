@@ -70,7 +70,8 @@ function sampleLines(): string[] {
       negative: -i - 0.5,
       float: i / 7,
       tiny: i * 1e-30,
-      scaled: [1.5e3, 2e5, -12e-3, 1e400, 0.1, 0, -0],
+      // Infinity is written as null by JSON.stringify.
+      scaled: [1.5e3, 2e5, -12e-3, Infinity, 0.1, 0, -0],
       big: 2 ** 60 + i,
       flag: i % 3 === 0,
       off: false,

@@ -4,7 +4,7 @@
  * nothing in the outline can carry a secret, a line break, or a misleading control
  * character. Numbers are formatted without the locale (byte-identical everywhere).
  */
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 import { redact } from '../redact/index.js';
 
 /** Shown string examples are at most this many characters (before escaping). */

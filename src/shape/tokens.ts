@@ -6,7 +6,7 @@
  * open containers (at most the depth cap; deeper ones are counted, not tracked).
  */
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 import { MAX_DEPTH, newNode, type ShapeNode } from './node.js';
 import {
   childOf,
@@ -190,7 +190,7 @@ function anotherDocument(chars: number): WispError {
   return new WispError(
     'WISP_NOT_JSON',
     `input holds more than one JSON document: another begins after the first ends (within the first ${formatCount(chars)} characters)`,
-    'wrap the documents in an array, or print one per line as JSON Lines (jq -c .)',
+    { hint: 'wrap the documents in an array, or print one per line as JSON Lines (jq -c .)' },
   );
 }
 
@@ -198,6 +198,6 @@ function truncated(chars: number, open: number): WispError {
   return new WispError(
     'WISP_TRUNCATED_JSON',
     `input looks truncated: it ends after ${formatCount(chars)} characters with ${open > 0 ? `${open} ${open === 1 ? 'container' : 'containers'} still open` : 'a value unfinished'}`,
-    'input cut to fit is refused; pass the whole document',
+    { hint: 'input cut to fit is refused; pass the whole document' },
   );
 }

@@ -4,8 +4,7 @@
  * so no topic can forget it: each value whole, and only then cut to its column's width,
  * since a secret cut first (`ghp_16C7e42F292c…`) no longer looks like one.
  */
-import { clip } from '../render/clip.js';
-import { formatCount } from '../render/numbers.js';
+import { clip, formatCount } from '../core/text.js';
 import { redact } from '../redact/index.js';
 import type { Topic } from './request.js';
 

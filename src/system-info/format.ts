@@ -1,4 +1,4 @@
-import { formatCount } from '../render/numbers.js';
+import { formatCount } from '../core/text.js';
 
 /** How system_info writes numbers: binary units, one decimal, fixed conventions. */
 

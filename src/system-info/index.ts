@@ -1,5 +1,5 @@
 /**
- * system_info (ADR 0034): answers about this machine from fixed, read-only probes, as a
+ * system_info: answers about this machine from fixed, read-only probes, as a
  * short table of at most 15 rows and 4 KiB that says what it could not see.
  *
  *   const answer = await systemInfo({ topic: 'ports', port: 8080 });

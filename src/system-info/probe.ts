@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 interface ProbeSpec {
   /** Absolute paths tried in order: PATH is not consulted. */
@@ -17,7 +17,7 @@ interface ProbeSpec {
 const PROBES = {
   du: { files: ['/usr/bin/du', '/bin/du'], timeoutMs: 30_000, maxBytes: 4 * 1024 * 1024 },
   df: { files: ['/bin/df', '/usr/bin/df'], timeoutMs: 5_000, maxBytes: 1024 * 1024 },
-  // macOS only: the probes ADR 0034 names.
+  // macOS only: the probes that answer there.
   sysctl: { files: ['/usr/sbin/sysctl'], timeoutMs: 5_000, maxBytes: 256 * 1024 },
   memory_pressure: { files: ['/usr/bin/memory_pressure'], timeoutMs: 5_000, maxBytes: 256 * 1024 },
   pmset: { files: ['/usr/bin/pmset'], timeoutMs: 5_000, maxBytes: 64 * 1024 },
@@ -86,7 +86,7 @@ export function runProbe(name: ProbeName, args: readonly string[], signal?: Abor
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (e.code === 'ENOENT') reject(new WispError('WISP_UNREADABLE', `${file} is not installed here`));
-      else reject(new WispError('WISP_UNREADABLE', `${file} could not run: ${e.message}`));
+      else reject(new WispError('WISP_UNREADABLE', `${file} could not run: ${e.message}`, { cause: e }));
     });
     child.on('close', (code) => {
       clearTimeout(timer);

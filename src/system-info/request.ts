@@ -2,17 +2,18 @@
  * system_info's arguments, validated before anything runs. Errors are WISP_BAD_ARGUMENT
  * with a message that says how to retry (the model that calls the tool follows it).
  */
+import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WispError } from '../errors.js';
+import { WispError } from '../core/errors.js';
 
 export const TOPICS = ['ports', 'freeSpace', 'folderSizes', 'processes', 'memory', 'process', 'battery', 'system', 'network'] as const;
 export type Topic = (typeof TOPICS)[number];
 
 /**
  * As a caller gives it. `process` is a string on every MCP call (empty for the topics that
- * take none, per ADR 0034's amendment); the CLI leaves what it was not given undefined.
+ * take none: the tool's schema requires it); the CLI leaves what it was not given undefined.
  */
 export interface SystemInfoRequest {
   topic: string;
@@ -33,7 +34,7 @@ export type ValidRequest =
 const MAX_PID = 4_194_304;
 const MAX_NAME_CHARS = 256;
 
-const bad = (message: string, hint?: string): WispError => new WispError('WISP_BAD_ARGUMENT', message, hint);
+const bad = (message: string, hint?: string): WispError => new WispError('WISP_BAD_ARGUMENT', message, { hint: hint });
 
 export function parseTopic(topic: unknown): Topic {
   if (typeof topic !== 'string' || topic.trim() === '') {
@@ -88,7 +89,7 @@ export async function parseFolder(path: string): Promise<string> {
   if (path.startsWith('-')) throw bad(`a folder path cannot start with '-': '${path}'`, 'give ./' + path);
   if (/^~[^/]/.test(path)) throw bad(`~user is not expanded: give the folder's full path, not '${path}'`);
   const absolute = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : resolve(path);
-  let info;
+  let info: Stats;
   try {
     info = await stat(absolute);
   } catch (err) {

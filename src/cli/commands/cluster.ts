@@ -2,10 +2,9 @@ import { collectRun } from '../../cluster/collect.js';
 import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
 import { startClusterWorker } from '../../cluster/worker.js';
-import { WispError } from '../../errors.js';
-import { finishLogResult } from '../../log/condense-log.js';
-import { DEFAULT_TOP } from '../../log/options.js';
-import { renderLogText } from '../../render/log-text.js';
+import { WispError } from '../../core/errors.js';
+import { mergeLogPartials } from '../../log/index.js';
+import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
@@ -39,7 +38,7 @@ export const runCluster: CommandRunner = async (args, io) => {
       return 0;
     }
     case 'worker': {
-      const worker = startClusterWorker(target, {
+      const worker = await startClusterWorker(target, {
         concurrency: values.concurrency === undefined ? 1 : parseInteger('--concurrency', values.concurrency, 1, 64),
         lockMs: values['lock-ms'] === undefined ? 30_000 : parseInteger('--lock-ms', values['lock-ms'], 500, 3_600_000),
         slowMs: values['slow-ms'] === undefined ? 0 : parseInteger('--slow-ms', values['slow-ms'], 0, 600_000),
@@ -55,10 +54,10 @@ export const runCluster: CommandRunner = async (args, io) => {
       return 0;
     }
     case 'collect': {
-      const top = values.top === undefined ? DEFAULT_TOP : parseInteger('--top', values.top, 1, 1000);
+      const top = values.top === undefined ? undefined : parseInteger('--top', values.top, 1, 1000);
       const waitMs = (values.wait === undefined ? 3600 : parseInteger('--wait', values.wait, 0, 86_400)) * 1000;
-      const result = finishLogResult(await collectRun(target, { waitMs }), top);
-      io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, 10_000));
+      const result = mergeLogPartials(await collectRun(target, { waitMs }), { top });
+      io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, TEXT_BYTES));
       return 0;
     }
     default:

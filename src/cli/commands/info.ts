@@ -2,7 +2,7 @@
  * `wisp info TOPIC [--port N] [--process NAME|PID] [--path DIR] [--json]`: system_info
  * from the command line. Arguments are validated before any probe runs.
  */
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { systemInfo, TOPICS } from '../../system-info/index.js';
 import { parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
@@ -40,7 +40,7 @@ export function attachDashValues(args: string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const next = args[i + 1];
-    if (VALUE_OPTIONS.includes(arg) && next !== undefined && next.startsWith('-') && !FLAGS.has(next)) {
+    if (VALUE_OPTIONS.includes(arg) && next?.startsWith('-') === true && !FLAGS.has(next)) {
       out.push(`${arg}=${next}`);
       i++;
     } else {
@@ -67,7 +67,7 @@ export const runInfo: CommandRunner = async (args, io) => {
     throw new WispError(
       'WISP_BAD_ARGUMENT',
       positionals.length === 0 ? `name one topic: ${TOPICS.join(', ')}` : `one topic at a time, got ${positionals.length}: ${positionals.join(' ')}`,
-      `usage: ${INFO_USAGE}`,
+      { hint: `usage: ${INFO_USAGE}` },
     );
   }
   const answer = await systemInfo({

@@ -1,23 +1,19 @@
-import { isWispError, WispError } from '../../errors.js';
-import type { CondenseResult } from '../../log/result.js';
-import { defaultThreadCount, WorkerPool } from '../../pool/worker-pool.js';
-import { expandPaths } from '../../source/expand-paths.js';
-import { progressBar } from '../progress-bar.js';
-import { writeAssignments } from '../../log/assignments.js';
-import { mergeWordVariables } from '../../rank/word-variables.js';
-import { condenseLog, condenseLogState, finishLogResult } from '../../log/condense-log.js';
-import { DEFAULT_TOP } from '../../log/options.js';
-import { toPartialFile } from '../../merge/partial-file.js';
-import { writePartial } from '../../merge/partial-io.js';
-import { WISP_VERSION } from '../../version.js';
-import type { CondenseLogOptions } from '../../log/options.js';
+import { isWispError, WispError } from '../../core/errors.js';
+import { WISP_VERSION } from '../../core/version.js';
 import { renderCrashReport } from '../../crash/index.js';
-import { renderLogText } from '../../render/log-text.js';
-import { journalSource } from '../../source/journal-source.js';
-import { fileSource, streamSource, type LogSource } from '../../source/log-source.js';
+import { expandPaths } from '../../input/expand-paths.js';
+import { journalSource } from '../../input/journal.js';
+import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
+import { condenseLog, condenseLogToPartial } from '../../log/index.js';
+import { writePartial } from '../../log/merge/partial-io.js';
+import type { CondenseResult } from '../../log/model/result.js';
+import type { CondenseLogOptions } from '../../log/options.js';
+import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
+import { defaultThreadCount, WorkerPool } from '../../pipeline/worker-pool.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
-import { runLogComparison } from './log-baseline.js';
 import type { CommandRunner } from '../io.js';
+import { progressBar } from '../progress-bar.js';
+import { runLogComparison } from './log-baseline.js';
 
 export const LOG_USAGE =
   'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] [--assignments OUT.csv] [--baseline BASE]... | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
@@ -66,7 +62,7 @@ export const runLog: CommandRunner = async (args, io) => {
     });
     const result = await condenseLog([journal], options);
     if (result.kind === 'log') result.read.notes.push(...journal.notes);
-    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.kind === 'log' ? renderLogText(result, 10_000) : '');
+    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.kind === 'log' ? renderLogText(result, TEXT_BYTES) : '');
     return 0;
   }
 
@@ -84,20 +80,15 @@ export const runLog: CommandRunner = async (args, io) => {
     const emitTo = values['emit-partial'];
     if (emitTo !== undefined) {
       if (values['per-file']) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');
-      const state = await condenseLogState(paths.map(sourceOf), { ...options, skipBadInputs: true, crashReports: false });
-      if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', `${paths[0]} is a crash report: there is nothing to merge`);
-      await writePartial(emitTo, toPartialFile(state, `wisp ${WISP_VERSION}`));
-      io.stderr.write(`wisp log: wrote a partial of ${state.read.inputs.length} inputs, ${state.read.lines} lines to ${emitTo}\n`);
+      const partial = await condenseLogToPartial(paths.map(sourceOf), options, `wisp ${WISP_VERSION}`);
+      await writePartial(emitTo, partial);
+      io.stderr.write(`wisp log: wrote a partial of ${partial.read.inputs.length} inputs, ${partial.read.lines} lines to ${emitTo}\n`);
       return 0;
     }
     if (values.assignments !== undefined) {
       if (paths.includes('-')) throw new WispError('WISP_BAD_ARGUMENT', '--assignments reads its inputs twice: name files, not stdin');
-      const sources = paths.map(sourceOf);
-      const state = await condenseLogState(sources, { ...options, crashReports: false });
-      if (!('merger' in state)) throw new WispError('WISP_BAD_ARGUMENT', 'a crash report has no lines to assign');
-      const words = mergeWordVariables([...state.merger.groups.values()]);
-      await writeAssignments(sources, state, values.assignments, (key) => words.representative.get(key) ?? key);
-      io.stdout.write(render(finishLogResult(state, options.top ?? DEFAULT_TOP, words), values.json) + (values.json ? '\n' : ''));
+      const result = await condenseLog(paths.map(sourceOf), { ...options, assignmentsFile: values.assignments });
+      io.stdout.write(render(result, values.json) + (values.json ? '\n' : ''));
       return 0;
     }
     if (!values['per-file']) {
@@ -111,7 +102,7 @@ export const runLog: CommandRunner = async (args, io) => {
       for (const p of paths) {
         let result: CondenseResult | { name: string; error: string };
         try {
-          result = await condenseLog([sourceOf(p)], options, pool);
+          result = await condenseLog([sourceOf(p)], { ...options, ...(pool !== undefined ? { pool } : {}) });
         } catch (err) {
           if (!isWispError(err)) throw err;
           result = { name: p, error: `${err.message} [${err.code}]` };
@@ -132,5 +123,5 @@ export const runLog: CommandRunner = async (args, io) => {
 function render(result: CondenseResult, json: boolean): string {
   if (json) return JSON.stringify(result, null, 2);
   if (result.kind === 'crash') return `read ${result.read.bytes} bytes from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`;
-  return renderLogText(result, 10_000);
+  return renderLogText(result, TEXT_BYTES);
 }

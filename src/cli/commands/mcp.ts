@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { createWispServer } from '../../mcp/server.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';

@@ -1,9 +1,7 @@
-import { WispError } from '../../errors.js';
-import { finishLogResult } from '../../log/condense-log.js';
-import { DEFAULT_TOP } from '../../log/options.js';
-import { mergePartialFiles } from '../../merge/partial-file.js';
-import { readPartial } from '../../merge/partial-io.js';
-import { renderLogText } from '../../render/log-text.js';
+import { WispError } from '../../core/errors.js';
+import { mergeLogPartials } from '../../log/index.js';
+import { readPartial } from '../../log/merge/partial-io.js';
+import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
@@ -14,10 +12,10 @@ export const runMerge: CommandRunner = async (args, io) => {
   const parsed = parseCommandLine(args, { json: { type: 'boolean', default: false }, top: { type: 'string' } }, MERGE_USAGE);
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new WispError('WISP_BAD_ARGUMENT', `name the partials to merge; usage: ${MERGE_USAGE}`);
-  const top = values.top === undefined ? DEFAULT_TOP : parseInteger('--top', values.top, 1, 1000);
+  const top = values.top === undefined ? undefined : parseInteger('--top', values.top, 1, 1000);
   const partials = [];
   for (const p of positionals) partials.push(await readPartial(p));
-  const result = finishLogResult(mergePartialFiles(partials), top);
-  io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, 10_000));
+  const result = mergeLogPartials(partials, { top });
+  io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderLogText(result, TEXT_BYTES));
   return 0;
 };

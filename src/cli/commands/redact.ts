@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { redactStream } from '../../redact/stream.js';
 import type { CommandRunner } from '../io.js';
 
@@ -10,11 +10,11 @@ export const REDACT_USAGE = 'wisp redact < FILE  (stdin to stdout, one redacted 
  * itself: pipe a log through it before sharing it.
  */
 export const runRedact: CommandRunner = async (args, io) => {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: false; options: { help: { type: 'boolean'; short: 'h'; default: false } } }>>;
   try {
     parsed = parseArgs({ args, allowPositionals: false, options: { help: { type: 'boolean', short: 'h', default: false } } });
   } catch (err) {
-    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${REDACT_USAGE}`);
+    throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${REDACT_USAGE}`, { cause: err });
   }
   if (parsed.values.help) {
     io.stdout.write(`usage: ${REDACT_USAGE}\n`);

@@ -1,4 +1,4 @@
-import { WispError } from '../../errors.js';
+import { WispError } from '../../core/errors.js';
 import { jsonShape, type ShapeInput, type ShapeOptions } from '../../shape/index.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';

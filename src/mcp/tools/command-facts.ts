@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { redact } from '../../redact/index.js';
-import { commandWarning } from '../../source/command.js';
+import type { CommandResult } from '../../input/command.js';
 import type { RanCommand } from '../commands.js';
 import { mb } from '../context.js';
 
@@ -35,4 +35,18 @@ export function commandPreamble(c: CommandOutcome): string {
   if (warning !== undefined) s += `${warning}\n`;
   if (c.result.droppedBytes > 0) s += `note: the command printed ${mb(c.result.droppedBytes)} MB more than kept; the last part was kept\n`;
   return s;
+}
+
+/** Whether the command failed or timed out: the result's text must then say so first. */
+export function commandFailed(r: CommandResult): boolean {
+  return r.timedOut || r.exitStatus !== 0;
+}
+
+/** The warning line an agent reads first when a command did not succeed (its first line of output, redacted). */
+export function commandWarning(r: CommandResult): string | undefined {
+  if (!commandFailed(r)) return undefined;
+  const how = r.timedOut ? 'timed out and was stopped' : r.exitStatus === null ? `was killed by ${r.signal ?? 'a signal'}` : `exited with status ${r.exitStatus}`;
+  const text = r.output.toString('utf8');
+  const firstLine = text.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
+  return `WARNING: the command ${how}; first line of output: ${redact(firstLine.slice(0, 300))}`;
 }

@@ -2,16 +2,16 @@ import { z } from 'zod';
 import { baselineItem, baselineState, compareCondensed, type BaselineItem } from '../../compare/compare-log.js';
 import { renderCompareText } from '../../compare/render-text.js';
 import type { CompareResult } from '../../compare/result.js';
-import { isWispError, WispError } from '../../errors.js';
-import { condenseLogState } from '../../log/condense-log.js';
+import { isWispError, WispError } from '../../core/errors.js';
+import { condenseLogState } from '../../log/index.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
-import { formatCount } from '../../render/numbers.js';
-import type { LogSource } from '../../source/log-source.js';
+import { formatCount } from '../../core/text.js';
+import type { LogSource } from '../../input/sources.js';
 import { mb, progressReporter, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';
 import { fitAnswer, type ToolAnswer } from '../result.js';
 import { checkRegularFile } from '../roots.js';
-import { MCP_TOP, type CondenseCall } from './condense-log.js';
+import { MCP_TOP, type CondenseCall } from './condense-call.js';
 
 const HANDLE = /^raw_[0-9a-f]{20}$/;
 
@@ -49,7 +49,7 @@ export async function resolveBaseline(ctx: ServerContext, baseline: string): Pro
     return await baselineItem(await checkRegularFile(ctx.roots, baseline), baseline);
   } catch (err) {
     if (!isWispError(err)) throw err;
-    throw new WispError(err.code, `baseline: ${err.message}`, err.hint);
+    throw new WispError(err.code, `baseline: ${err.message}`, { hint: err.hint, cause: err });
   }
 }
 
@@ -69,7 +69,7 @@ export async function compareSource(
   const baselineName = baseline.kind === 'log' ? baseline.source.name : baseline.name;
   const pool = await ctx.pool();
   const top = call.top ?? MCP_TOP;
-  const was = await baselineState([baseline], { top, maxBytes: AGENT_MAX_BYTES, signal: call.signal }, pool);
+  const was = await baselineState([baseline], { top, maxBytes: AGENT_MAX_BYTES, signal: call.signal, pool });
   const progress = progressReporter(call.extra);
   const writer = ctx.store.begin(label);
   let result: CompareResult;
@@ -83,10 +83,10 @@ export async function compareSource(
         signal: call.signal,
         tap: (bytes) => writer.write(bytes),
         onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
+        pool,
       },
-      pool,
     );
-    if ('merger' in now) {
+    if (now.kind === 'merged') {
       now.read.notes.push(...(call.notes ?? []));
       skipped = now.read.skippedHeadBytes;
     }

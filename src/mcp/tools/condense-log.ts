@@ -1,24 +1,23 @@
 import { z } from 'zod';
 import { renderCrashReport } from '../../crash/index.js';
-import { WispError } from '../../errors.js';
-import { condenseLog } from '../../log/condense-log.js';
+import { WispError } from '../../core/errors.js';
+import { condenseLog } from '../../log/index.js';
 import { AGENT_MAX_BYTES } from '../../log/options.js';
-import type { CondenseResult } from '../../log/result.js';
-import { renderLogText } from '../../render/log-text.js';
-import { formatCount } from '../../render/numbers.js';
-import { journalSource } from '../../source/journal-source.js';
-import { fileSource, textSource, type LogSource } from '../../source/log-source.js';
+import type { CondenseResult } from '../../log/model/result.js';
+import { renderLogText } from '../../log/render/log-text.js';
+import { formatCount } from '../../core/text.js';
+import { journalSource } from '../../input/journal.js';
+import { fileSource, textSource, type LogSource } from '../../input/sources.js';
 import type { AuditEntry } from '../audit-log.js';
-import { mb, progressReporter, toolError, type ServerContext, type ToolExtra } from '../context.js';
+import { mb, progressReporter, toolError, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';
 import { fitAnswer, type ToolAnswer } from '../result.js';
 import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
-import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
+import { commandFacts, commandFactsShape, commandPreamble } from './command-facts.js';
 import { toolArgs } from '../schema.js';
 import { baselineField, compareSource, comparisonShape } from './compare-answer.js';
+import { MCP_TOP, type CondenseCall } from './condense-call.js';
 
-/** The MCP result shows fewer groups than the CLI by default: a few KB, not ten. */
-export const MCP_TOP = 20;
 
 /**
  * `last` as the schema bounds it: a span of at most a day (86400s, 1440m, 24h, 1d), so a
@@ -112,15 +111,6 @@ export function registerCondenseLog(ctx: ServerContext): void {
   );
 }
 
-export interface CondenseCall {
-  top: number | undefined;
-  signal: AbortSignal;
-  extra: ToolExtra;
-  /** What the source could not see (another user's journal entries), for the result's notes. */
-  notes?: string[];
-  /** For a command's output: what the result says first. */
-  command?: CommandOutcome;
-}
 
 /** Condenses one source, keeps its bytes behind a handle, and renders the answer within budget. */
 export async function condenseSource(ctx: ServerContext, source: LogSource, label: string, origin: PayloadOrigin, call: CondenseCall): Promise<ToolAnswer> {
@@ -136,8 +126,8 @@ export async function condenseSource(ctx: ServerContext, source: LogSource, labe
         signal: call.signal,
         tap: (bytes) => writer.write(bytes),
         onProgress: ({ bytes, totalBytes }) => progress.report(bytes, totalBytes, `read ${mb(bytes)}${totalBytes !== undefined ? ` of ${mb(totalBytes)}` : ''} MB`),
+        pool: await ctx.pool(),
       },
-      await ctx.pool(),
     );
   } catch (err) {
     writer.abandon();

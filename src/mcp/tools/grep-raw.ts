@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { grepInThread } from '../../grep/grep-in-thread.js';
-import { formatCount } from '../../render/numbers.js';
+import { formatCount } from '../../core/text.js';
 import type { AuditEntry } from '../audit-log.js';
 import { showArgv } from '../commands.js';
 import { mb, toolError, type ServerContext } from '../context.js';

@@ -1,19 +1,18 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { WispError } from '../../errors.js';
-import { formatCount } from '../../render/numbers.js';
-import { jsonShape, type ShapeReport } from '../../shape/index.js';
-import { commandFailed, commandWarning } from '../../source/command.js';
+import { WispError } from '../../core/errors.js';
+import { formatCount } from '../../core/text.js';
+import { jsonShape, type ShapeInput, type ShapeReport } from '../../shape/index.js';
+import { DEFAULT_MAX_BYTES } from '../../shape/options.js';
 import type { AuditEntry } from '../audit-log.js';
 import { toolError, type ServerContext } from '../context.js';
 import type { PayloadOrigin } from '../raw-store.js';
 import { fitAnswer, jsonBytes, type ToolAnswer } from '../result.js';
 import { exactlyOne, originOf, resolveSource, sourceFields, sourceLabel } from '../sources.js';
-import { commandFacts, commandFactsShape, commandPreamble, type CommandOutcome } from './command-facts.js';
+import { commandFacts, commandFactsShape, commandFailed, commandPreamble, commandWarning, type CommandOutcome } from './command-facts.js';
 import { toolArgs } from '../schema.js';
 
-/** The agent path's cap (ADR 0032): larger JSON is refused, never cut (a cut document does not parse). */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/** The agent path's cap for JSON, the library's default: larger JSON is refused, never cut (a cut document does not parse). */
+export const MAX_JSON_BYTES = DEFAULT_MAX_BYTES;
 const DEFAULT_MAX_LINES = 120;
 const MIN_LINES = 10;
 
@@ -47,19 +46,10 @@ export function registerJsonShape(ctx: ServerContext): void {
       try {
         exactlyOne(args, ['path', 'text']);
         const resolved = await resolveSource(ctx, args);
-        let bytes: Buffer;
-        if (resolved.kind === 'path') {
-          const size = (await stat(resolved.path)).size;
-          if (size > MAX_JSON_BYTES) {
-            throw new WispError('WISP_INPUT_TOO_LARGE', `${args.path} is ${formatCount(size)} bytes; json_shape reads at most ${formatCount(MAX_JSON_BYTES)}`, 'run wisp shape --max-bytes N on the command line for larger input');
-          }
-          bytes = await ctx.bounded(readFile(resolved.path, { signal }), signal);
-        } else {
-          bytes = Buffer.from(resolved.text, 'utf8');
-        }
-        const result = await ctx.bounded(shapeBytes(ctx, bytes, audit.source!, originOf(resolved), { maxLines: args.maxLines, signal }), signal);
+        const input: ShapeInput = resolved.kind === 'path' ? { path: resolved.path } : Buffer.from(resolved.text, 'utf8');
+        const result = await ctx.bounded(shapeInput(ctx, input, audit.source!, originOf(resolved), { maxLines: args.maxLines, signal }), signal);
         audit.outcome = 'ok';
-        audit.bytes = bytes.length;
+        audit.bytes = (result.structuredContent.read as { bytes: number }).bytes;
         return result;
       } catch (err) {
         audit.error = (err as Error).message;
@@ -78,23 +68,26 @@ export interface ShapeCall {
 }
 
 /**
- * Outlines JSON, keeps its bytes behind a handle, and answers within the result budget:
- * an outline too long for it is laid out again in fewer lines (the parse is the cheap part).
+ * Outlines JSON, keeps exactly the bytes read behind a handle, and answers within the
+ * result budget: an outline too long for it is laid out again in fewer lines, from the
+ * bytes kept (the parse is the cheap part).
  */
-export async function shapeBytes(ctx: ServerContext, bytes: Buffer, label: string, origin: PayloadOrigin, call: ShapeCall): Promise<ToolAnswer> {
+export async function shapeInput(ctx: ServerContext, input: ShapeInput, label: string, origin: PayloadOrigin, call: ShapeCall): Promise<ToolAnswer> {
   const max = ctx.limits.resultMaxBytes;
   const asked = call.maxLines ?? DEFAULT_MAX_LINES;
   let maxLines = asked;
   let report: ShapeReport;
+  const read: Buffer[] = [];
   try {
-    report = await jsonShape(bytes, { maxBytes: MAX_JSON_BYTES, maxLines, workers: 0, signal: call.signal });
+    report = await jsonShape(input, { maxBytes: MAX_JSON_BYTES, maxLines, workers: 0, signal: call.signal, tap: (b) => read.push(b) });
   } catch (err) {
     // A failed command's output is rarely JSON: say that it failed, not only that the JSON is bad.
     if (call.command !== undefined && commandFailed(call.command.result) && err instanceof WispError) {
-      throw new WispError(err.code, `${commandWarning(call.command.result)}; then: ${err.message}`, err.hint);
+      throw new WispError(err.code, `${commandWarning(call.command.result)}; then: ${err.message}`, { hint: err.hint, cause: err });
     }
     throw err;
   }
+  const bytes = read.length === 1 ? read[0]! : Buffer.concat(read);
   const writer = ctx.store.begin(label);
   writer.write(bytes);
   const payload = writer.finish({ notStoredBytes: call.command?.result.droppedBytes ?? 0, origin });

@@ -1,13 +1,13 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { redact } from '../../redact/index.js';
-import { textSource } from '../../source/log-source.js';
+import { textSource } from '../../input/sources.js';
 import type { AuditEntry } from '../audit-log.js';
 import { describeCommandPolicy, runGatedCommand, showArgv } from '../commands.js';
 import { toolError, type ServerContext } from '../context.js';
 import { commandFactsShape } from './command-facts.js';
 import { condenseSource, logResultShape, topField } from './condense-log.js';
-import { maxLinesField, shapeBytes, shapeResultShape } from './json-shape.js';
+import { maxLinesField, shapeInput, shapeResultShape } from './json-shape.js';
 import { toolArgs } from '../schema.js';
 
 const BASE_DESCRIPTION =
@@ -62,7 +62,7 @@ export function registerRunAndCondense(ctx: ServerContext): RegisteredTool {
         const origin = { kind: 'command' as const, argv: args.command.map(redact) };
         const answer =
           args.as === 'json'
-            ? await ctx.bounded(shapeBytes(ctx, ran.result.output, label, origin, { maxLines: args.maxLines, signal, command: ran }), signal)
+            ? await ctx.bounded(shapeInput(ctx, ran.result.output, label, origin, { maxLines: args.maxLines, signal, command: ran }), signal)
             : await ctx.bounded(condenseSource(ctx, textSource(label, ran.result.output), label, origin, { top: args.top, signal, extra, command: ran }), signal);
         audit.outcome = 'ok';
         audit.bytes = ran.result.output.length;

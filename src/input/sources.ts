@@ -1,0 +1,138 @@
+import { createReadStream, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { WispError } from '../core/errors.js';
+import { fileError } from './file-errors.js';
+import { gunzip, isGzip } from './gzip.js';
+
+/** Something to read log bytes from: a file, stdin, or text handed over inline. */
+export interface LogSource {
+  /** How results name it: the path, `-` for stdin, or a caller's label. */
+  name: string;
+  /** Checks that it can be read (a missing file fails here, before any work starts). */
+  open(): Promise<OpenedSource>;
+  /** Bytes to expect, where known before reading (not for gzip or streams). */
+  size?(): Promise<number | undefined>;
+}
+
+export interface OpenedSource {
+  /** Bytes on disk, where known (a gzip file's compressed size). */
+  size: number | undefined;
+  gzip: boolean;
+  /** The bytes, decompressed; the reader may replace it (to put back a peeked head). */
+  chunks: AsyncIterable<Buffer>;
+}
+
+/** Read size for files: about a chunk at a time, so the splitter rarely copies. */
+const READ_BYTES = 1024 * 1024;
+
+export function fileSource(path: string): LogSource {
+  return {
+    name: path,
+    async size() {
+      if (path.endsWith('.gz')) return undefined;
+      try {
+        const info = await stat(path);
+        return info.isFile() ? info.size : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async open() {
+      let info: Stats;
+      try {
+        info = await stat(path);
+      } catch (err) {
+        throw fileError(path, err, 'a log file');
+      }
+      if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`, { hint: 'name the files inside it' });
+      if (!info.isFile() && !info.isFIFO() && !info.isCharacterDevice()) {
+        throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
+      }
+      let gzip = false;
+      try {
+        const fh = await open(path, 'r');
+        try {
+          const magic = Buffer.alloc(2);
+          const { bytesRead } = await fh.read(magic, 0, 2, info.isFile() ? 0 : null);
+          gzip = isGzip(magic.subarray(0, bytesRead));
+        } finally {
+          await fh.close();
+        }
+      } catch (err) {
+        throw fileError(path, err, 'a log file');
+      }
+      const raw = createReadStream(path, { highWaterMark: READ_BYTES });
+      return { size: info.isFile() ? info.size : undefined, gzip, chunks: gzip ? gunzip(raw, path) : raw };
+    },
+  };
+}
+
+/** stdin or any other byte stream; gzip is recognised by its first two bytes. */
+export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSource {
+  return {
+    name,
+    async open() {
+      async function* buffers(): AsyncGenerator<Buffer> {
+        for await (const b of stream as Readable) yield toBuffer(b as Buffer | string);
+      }
+      const { head, all } = await peek(buffers(), 2);
+      const gzip = isGzip(head);
+      const chunks = gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all;
+      return { size: undefined, gzip, chunks };
+    },
+  };
+}
+
+/** The first `bytes` of a stream, and the whole stream again, head included. */
+export async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{ head: Buffer; all: AsyncIterable<Buffer> }> {
+  const iterator = src[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* taken;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: Buffer.concat(taken), all: all() };
+}
+
+
+/** Text given inline (the MCP `text` source, tests). */
+export function textSource(name: string, text: string | Buffer): LogSource {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  // Handed on in read-sized pieces, like a file, so progress and chunking behave the same.
+  function* pieces(): Generator<Buffer> {
+    for (let at = 0; at < bytes.length; at += READ_BYTES) yield bytes.subarray(at, at + READ_BYTES);
+  }
+  return streamSource(name, Readable.from(pieces(), { objectMode: false }));
+}
+
+function toBuffer(v: Buffer | string): Buffer {
+  return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
+}
+
+/** The bytes to expect, where every input can tell (gzip and streams cannot). */
+export async function expectedBytes(sources: LogSource[]): Promise<number | undefined> {
+  let total = 0;
+  for (const s of sources) {
+    const size = s.size === undefined ? undefined : await s.size();
+    if (size === undefined) return undefined;
+    total += size;
+  }
+  return total;
+}

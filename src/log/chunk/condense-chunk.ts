@@ -1,0 +1,557 @@
+import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
+import type { FormatInfo } from '../model/format.js';
+import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
+import { CAUSE_SHAPES, Shape } from '../parse/line-shape.js';
+import {
+  EXAMPLE_CONTINUATION_LINES,
+  MAX_CAUSE_LINES,
+  MAX_CONTINUATION_CHARS,
+  MAX_EXAMPLE_CHARS,
+  type GroupStat,
+  type LogPartial,
+  type Sequence,
+  TRACE_WINDOW,
+} from '../model/partial.js';
+import { MAX_RECORD_BYTES } from '../read/record-chunks.js';
+import { LineClass, RecordReader, type ReadLine } from '../parse/records.js';
+import { fromWords, Severity, SEVERITY_COUNT } from '../model/severity.js';
+import { findId, idHash, type IdSpan } from '../parse/trace-id.js';
+import { ValueTally } from '../model/values.js';
+
+const NEWLINE = 10;
+const CR = 13;
+
+const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
+
+/**
+ * Decodes at most about `chars` characters of bytes [s, e), without terminal colours,
+ * marking a cut with `…`.
+ */
+export function textOf(buf: Buffer, s: number, e: number, chars: number): string {
+  const end = Math.min(e, s + chars * 4);
+  let text = buf.toString('utf8', s, end);
+  if (text.includes('\x1b') || text.includes('^[[')) text = text.replace(ANSI, '');
+  return text.length > chars ? `${text.slice(0, chars)}…` : end < e ? `${text}…` : text;
+}
+
+/** A line kept by position until its record ends: its text is made only if it is shown. */
+interface KeptLine {
+  buf: Buffer;
+  s: number;
+  e: number;
+  /** Its line number, to show kept lines in the record's order. */
+  no: number;
+}
+
+/**
+ * Lines under a record's head that say what went wrong without the shape of a cause:
+ * an assertion's expected and actual values, a diff's lines, node's `actual !== expected`,
+ * a line that names an exception or uses error words. Shown where there is room beside the
+ * cause lines.
+ */
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
+/** Words of an assertion's report: under them, a diff line is a failed assertion's. */
+const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
+const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;
+const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
+const MAX_DETAIL_LINES = 6;
+/** Placeholders whose values are tallied, per template. */
+const MAX_PLACEHOLDERS = 64;
+
+/**
+ * Which continuation line names a record's root cause, best first: the last exception or
+ * `Caused by:` (a chain's root), a failed assertion (pytest's `E` line, an expected/actual
+ * or diff line), a panic's message on the line its head announced, a diagnostic.
+ */
+const RootRank = { Exception: 0, Assertion: 1, Message: 2, Diagnostic: 3, None: 9 } as const;
+
+/**
+ * The record being read: its head, its lines so far, and the lines that carry its cause.
+ * It joins a group when it ends, because its lines can raise its severity (an exception
+ * under a line that declared no level), name the group's root cause, and decide which of
+ * them are worth showing.
+ */
+class OpenRecord {
+  open = false;
+  key = 0;
+  severity: Severity = Severity.Info;
+  declared = false;
+  /** The most severe form among its continuation lines (an exception, a failed assertion). */
+  raised: Severity = Severity.Debug;
+  time = '';
+  head: KeptLine = { buf: Buffer.alloc(0), s: 0, e: 0, no: 0 };
+  /** The head's position in the chunk (for trace ids), and how it was read. */
+  chunkS = 0;
+  chunkE = 0;
+  isHeader = false;
+  opener: Severity | undefined;
+  templateAt = 0;
+  /** The head's placeholders: [from, to) pairs into phBuf, and how many. */
+  readonly ph = new Int32Array(2 * MAX_PLACEHOLDERS);
+  phCount = 0;
+  phBuf: Buffer = Buffer.alloc(0);
+  firstLine = 0;
+  lines = 0;
+  /** Cause lines (exceptions, `Caused by:`, pytest's `E` lines, a panic's message): the first two and the last ones. */
+  causes: KeptLine[] = [];
+  /** The line that names the root cause: part of the group's key (see RootRank). */
+  root: KeptLine | undefined;
+  #rootRank: number = RootRank.None;
+  /** Detail lines (ASSERT_DETAIL, error words, a line announcing a cause): the first few. */
+  details: KeptLine[] = [];
+  /** The program's first frame after the last cause line (the innermost own frame for Python), with the line under it. */
+  frame: KeptLine | undefined;
+  frameDetail: KeptLine | undefined;
+  #frameIndent = 0;
+  #frameOpen = false;
+  #earlierFrame: KeptLine | undefined;
+  #earlierDetail: KeptLine | undefined;
+  #pythonFrame = false;
+  /** The first continuation lines, shown where no line carries a cause. */
+  first: KeptLine[] = [];
+  /** The head announced more (`panicked at src/main.rs:5:13:`): its next line is its message. */
+  #announced = false;
+  /** The last non-blank line, while it announces more: a cause's introduction. */
+  #announcing: KeptLine | undefined;
+  /** The record speaks of expected and actual values (undefined: its head not looked at yet). */
+  #assertionReport: boolean | undefined;
+
+  #keep(l: ReadLine): KeptLine {
+    return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
+  }
+
+  begin(reader: RecordReader, lineNo: number, chunkS: number, chunkE: number): void {
+    const p = reader.parser;
+    this.open = true;
+    this.key = p.scanner.key();
+    this.severity = p.severity;
+    this.declared = p.declared;
+    this.raised = Severity.Debug;
+    this.time = p.time;
+    this.firstLine = lineNo;
+    this.lines = 1;
+    this.head = this.#keep(reader.line);
+    this.chunkS = chunkS;
+    this.chunkE = chunkE;
+    this.isHeader = reader.isHeader;
+    this.opener = reader.opener;
+    this.templateAt = p.templateAt;
+    this.phCount = p.scanner.placeholders(this.ph);
+    this.phBuf = p.scanner.buffer;
+    this.causes = [];
+    this.root = undefined;
+    this.#rootRank = RootRank.None;
+    this.details = [];
+    this.frame = undefined;
+    this.frameDetail = undefined;
+    this.#earlierFrame = undefined;
+    this.#earlierDetail = undefined;
+    this.#frameOpen = false;
+    this.#pythonFrame = false;
+    this.first = [];
+    this.#announced = endsWithColon(reader.line);
+    this.#announcing = undefined;
+    this.#assertionReport = undefined;
+  }
+
+  /** A continuation line (blank lines included: `blank`). */
+  add(reader: RecordReader, blank: boolean): void {
+    this.lines++;
+    if (blank) return;
+    const line = reader.line;
+    const shape = reader.shape.shape;
+    if (this.#frameOpen) {
+      this.#frameOpen = false;
+      if (reader.indent > this.#frameIndent) this.frameDetail = this.#keep(line);
+    }
+    const announced = this.#announced;
+    this.#announced = false;
+    const announcing = this.#announcing;
+    this.#announcing = undefined;
+    if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
+    const isMessage = announced && !(shape & Shape.Frame);
+    if (shape & (CAUSE_SHAPES | Shape.Chain) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
+      const kept = this.#keep(line);
+      this.#cause(kept);
+      if (announcing !== undefined) this.#detail(announcing);
+      if (shape & (Shape.Exception | Shape.Cause)) {
+        this.#pythonFrame = false;
+        this.#rootCandidate(kept, RootRank.Exception);
+      } else if (shape & Shape.PytestDetail) {
+        this.#rootCandidate(kept, RootRank.Assertion);
+      } else if (isMessage) {
+        this.#rootCandidate(kept, RootRank.Message);
+      }
+      if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
+      return;
+    }
+    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
+    if (!isFrame) {
+      const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
+      // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
+      // the record is about, without raising it: passing runs print them too.
+      if (shape & Shape.Diagnostic) {
+        this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
+        // ...unless it says what was wanted and what came: a failed check (`got x, want y`).
+        if (GOT_WANT.test(text) && Severity.Error < this.raised) this.raised = Severity.Error;
+      }
+      const marker = (shape & (Shape.Chain | Shape.Traceback)) !== 0;
+      const assertion = ASSERT_DETAIL.test(text);
+      if (assertion) this.#rootCandidate(this.#keep(line), RootRank.Assertion);
+      // The head is looked at only for records with continuation lines: most have none.
+      this.#assertionReport ??= ASSERTION_WORDS.test(latin1(this.head.buf, this.head.s, Math.min(this.head.e, this.head.s + PREFIX_BYTES)));
+      if (ASSERTION_WORDS.test(text)) this.#assertionReport = true;
+      // Where the head declared no level, the words of the whole record decide it, and a
+      // failed assertion's report (expected and actual values, a diff under them) is an error.
+      let words = marker ? Severity.Info : fromWords(text);
+      if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
+      if (words < this.raised) this.raised = words;
+      if (!marker && (assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
+      if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
+      return;
+    }
+    if (!reader.isOwnFrame()) return;
+    if (latin1(line.buf, line.s, Math.min(line.e, line.s + 24)).trimStart().startsWith('...')) return;
+    const python = latin1(line.buf, line.s, Math.min(line.e, line.s + 16)).trimStart().startsWith('File "');
+    // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.
+    if (python || this.frame === undefined) {
+      this.frame = this.#keep(line);
+      this.#frameIndent = reader.indent;
+      this.frameDetail = undefined;
+      this.#frameOpen = true;
+      this.#pythonFrame = python;
+    }
+  }
+
+  /** The last exception wins (the root of a chain); of the other ranks, the first. */
+  #rootCandidate(line: KeptLine, rank: number): void {
+    if (rank < this.#rootRank || (rank === RootRank.Exception && this.#rootRank === RootRank.Exception)) {
+      this.root = line;
+      this.#rootRank = rank;
+    }
+  }
+
+  #cause(line: KeptLine): void {
+    if (this.causes.length >= MAX_CAUSE_LINES) this.causes.splice(2, 1);
+    this.causes.push(line);
+    // A cause restarts the frame search: the frame worth showing is the one nearest the
+    // root cause; the one found so far stays where none follows.
+    if (!this.#pythonFrame && this.frame !== undefined) {
+      this.#earlierFrame = this.frame;
+      this.#earlierDetail = this.frameDetail;
+      this.frame = undefined;
+      this.frameDetail = undefined;
+      this.#frameOpen = false;
+    }
+  }
+
+  #detail(line: KeptLine): void {
+    const last = this.details[this.details.length - 1];
+    if (this.details.length < MAX_DETAIL_LINES && (last === undefined || last.no !== line.no)) this.details.push(line);
+  }
+
+  /** The severity it ends with: raised by its lines only where its head declared none. */
+  finalSeverity(): Severity {
+    return !this.declared && this.raised < this.severity ? this.raised : this.severity;
+  }
+
+  /**
+   * The lines shown under the head, in the record's order: cause lines, then details where
+   * there is room, and the program's frame; else the first lines.
+   */
+  shownLines(): string[] {
+    let picked: KeptLine[];
+    if (this.causes.length > 0 || this.details.length > 0 || this.frame !== undefined || this.#earlierFrame !== undefined) {
+      const causeNos = new Set(this.causes.map((l) => l.no));
+      const room = Math.max(0, MAX_CAUSE_LINES - this.causes.length);
+      picked = [...this.causes, ...this.details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
+      const frame = this.frame ?? this.#earlierFrame;
+      const detail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
+      if (frame !== undefined) picked.push(frame);
+      if (detail !== undefined) picked.push(detail);
+    } else {
+      picked = this.first;
+    }
+    picked.sort((a, b) => a.no - b.no);
+    return picked.filter((l, i) => i === 0 || picked[i - 1]!.no !== l.no).map((l) => textOf(l.buf, l.s, l.e, MAX_CONTINUATION_CHARS));
+  }
+}
+
+function endsWithColon(l: ReadLine): boolean {
+  let i = l.e - 1;
+  while (i >= l.s && (l.buf[i] === 32 || l.buf[i] === 9)) i--;
+  return i >= l.s && l.buf[i] === 58 /* : */;
+}
+
+/** Sees each record as it joins its group: its first line (in the chunk), its lines, its group key. */
+export type RecordHook = (firstLine: number, lines: number, key: string) => void;
+
+/**
+ * Condenses one chunk of whole records (UTF-8 bytes; the chunk starts where a record must
+ * start, see records.ts) into a partial result. Pure: the same bytes and format give the
+ * same partial in a worker or in the main thread.
+ */
+export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHook): LogPartial {
+  const reader = new RecordReader(info);
+  const groups = new GroupTable(info);
+  const rec = new OpenRecord();
+  let lineNo = 0;
+  let skipped = 0;
+  let cut = 0;
+  let cutRecords = 0;
+  let last: GroupStat | undefined;
+  const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey));
+  const finish = (): void => {
+    if (!rec.open) return;
+    const g = groups.add(rec);
+    onRecord?.(rec.firstLine, rec.lines, g.key);
+    sequence.record(g, last, rec.chunkS, rec.chunkE);
+    last = g;
+    rec.open = false;
+  };
+
+  const length = buf.length;
+  let start = 0;
+  // A chunk ends with a newline unless it holds the input's last line.
+  while (start < length) {
+    let nl = buf.indexOf(NEWLINE, start);
+    if (nl < 0) nl = length;
+    let end = nl;
+    if (end > start && buf[end - 1] === CR) end--;
+    const s = start;
+    start = nl + 1;
+    lineNo++;
+    if (end - s >= MAX_LINE_BYTES) cut++;
+
+    let cls = reader.read(buf, s, end);
+    if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
+      // A record this long is cut, as recordChunks cuts one that spans chunks: the line
+      // starts a record as a chunk's first line would.
+      cutRecords++;
+      reader.reset();
+      cls = reader.read(buf, s, end);
+    }
+    if (cls === LineClass.Continue) {
+      rec.add(reader, reader.indent < 0);
+      continue;
+    }
+    if (cls === LineClass.Start) {
+      finish();
+      rec.begin(reader, lineNo, s, end);
+      continue;
+    }
+    // Skip (log show's frame lines) and blank lines before any record: not log lines.
+    finish();
+    skipped++;
+  }
+  finish();
+  return {
+    lines: lineNo,
+    skipped,
+    cut,
+    cutRecords,
+    groups: groups.finished(),
+    last: last === undefined ? null : last.key,
+    sequence: sequence.result(),
+  };
+}
+
+/**
+ * Error and fault records and what came before them (see Sequence). Lines are searched
+ * for a trace id only where it matters: an error's line, the lines before it that hold
+ * the same id, and the chunk's last TRACE_WINDOW records (a later chunk's errors may
+ * follow them). A log full of ids but with few errors pays next to nothing.
+ */
+class SequenceRecorder {
+  readonly #pairs = new Map<string, [string, string, number, number]>();
+  readonly #openTraces: [number, string, string, number][] = [];
+  #firstError: string | null = null;
+  #records = 0;
+  /** Each record's line start and end and group, by record index. */
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
+  readonly #groups: GroupStat[] = [];
+  readonly #buf: Buffer;
+  readonly #key: Buffer | undefined;
+  readonly #span: IdSpan = { start: -1, end: -1 };
+  readonly #other: IdSpan = { start: -1, end: -1 };
+
+  constructor(buf: Buffer, key: Buffer | undefined) {
+    this.#buf = buf;
+    this.#key = key;
+  }
+
+  record(g: GroupStat, previous: GroupStat | undefined, s: number, e: number): void {
+    const index = this.#records++;
+    this.#starts.push(s);
+    this.#ends.push(e);
+    this.#groups.push(g);
+    if (g.severity > Severity.Error) return;
+    const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
+    if (span !== undefined && span.start >= 0) {
+      const before = this.#earlierOnTrace(index, span);
+      if (before !== undefined) {
+        this.#pair(g.key, before.key, 1);
+        return;
+      }
+      if (index < TRACE_WINDOW) {
+        this.#openTraces.push([idHash(this.#buf, span), g.key, previous?.key ?? '', index]);
+        return;
+      }
+    }
+    if (previous !== undefined) this.#pair(g.key, previous.key, 0);
+    else if (index === 0 && (span === undefined || span.start < 0)) this.#firstError = g.key;
+  }
+
+  /** The nearest earlier record in the window whose id is the same: found by the id's bytes. */
+  #earlierOnTrace(index: number, span: IdSpan): GroupStat | undefined {
+    const buf = this.#buf;
+    const id = buf.subarray(span.start, span.end);
+    const first = Math.max(0, index - TRACE_WINDOW);
+    const floor = this.#starts[first]!;
+    // A negative offset would make lastIndexOf count from the buffer's end: stop at 0.
+    if (index === 0 || this.#starts[index]! === 0) return undefined;
+    for (let pos = buf.lastIndexOf(id, this.#starts[index]! - 1); pos >= floor; pos = pos > 0 ? buf.lastIndexOf(id, pos - 1) : -1) {
+      const r = this.#recordAt(pos, first, index - 1);
+      // The id must be that record's own id, not a mention of it.
+      const other = findId(buf, this.#starts[r]!, this.#ends[r]!, this.#key!, this.#other);
+      if (other.start === pos && other.end === span.end - span.start + pos) return this.#groups[r];
+    }
+    return undefined;
+  }
+
+  /** The record (between lo and hi) whose line holds byte `pos`. */
+  #recordAt(pos: number, lo: number, hi: number): number {
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#starts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  #pair(key: string, before: string, sameTrace: number): void {
+    if (before === key) return;
+    const id = `${key}\u0001${before}\u0001${sameTrace}`;
+    const p = this.#pairs.get(id);
+    if (p === undefined) this.#pairs.set(id, [key, before, sameTrace, 1]);
+    else p[3]++;
+  }
+
+  result(): Sequence {
+    // The last TRACE_WINDOW records' ids: the records a later chunk's errors may follow.
+    const traceLast: [number, string, number][] = [];
+    if (this.#key !== undefined) {
+      const seen = new Map<number, number>();
+      for (let r = Math.max(0, this.#records - TRACE_WINDOW); r < this.#records; r++) {
+        const span = findId(this.#buf, this.#starts[r]!, this.#ends[r]!, this.#key, this.#span);
+        if (span.start < 0) continue;
+        const hash = idHash(this.#buf, span);
+        const at = seen.get(hash);
+        if (at !== undefined) traceLast[at] = [hash, this.#groups[r]!.key, r];
+        else {
+          seen.set(hash, traceLast.length);
+          traceLast.push([hash, this.#groups[r]!.key, r]);
+        }
+      }
+    }
+    return { records: this.#records, pairs: [...this.#pairs.values()], firstError: this.#firstError, openTraces: this.#openTraces, traceLast };
+  }
+}
+
+/**
+ * Groups by severity and template key. One map per severity, keyed by the template's
+ * 53-bit hash, so a record that joins a known group allocates nothing for its template.
+ * A new group's template text is made by reading its head again (new groups are rare
+ * after the first lines; the line parser has moved on by the time a record ends).
+ */
+class GroupTable {
+  readonly ordered: GroupStat[] = [];
+  /** Per group (in `ordered` order), a tally per placeholder. */
+  readonly #tallies: ValueTally[][] = [];
+  readonly #tallyOf = new Map<GroupStat, ValueTally[]>();
+  readonly #bySeverity: Map<number, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+  readonly #again: LineParser;
+
+  constructor(info: FormatInfo) {
+    this.#again = new LineParser(info);
+  }
+
+  add(r: OpenRecord): GroupStat {
+    const severity = r.finalSeverity();
+    const map = this.#bySeverity[severity]!;
+    const again = this.#again;
+    // Under one head, a different root cause (a TypeError, an ECONNREFUSED) is a different event.
+    const root = r.root;
+    const key = root === undefined ? r.key : (r.key + this.#rootKey(root) * 7919) % KEY_MODULUS;
+    const found = map.get(key);
+    const lastLine = r.firstLine + r.lines - 1;
+    if (found !== undefined) {
+      found.records++;
+      found.lines += r.lines;
+      found.lastLine = lastLine;
+      found.lastTime = r.time;
+      tallyValues(this.#tallyOf.get(found)!, r);
+      return found;
+    }
+    const h = r.head;
+    const prefix = latin1(h.buf, h.s, Math.min(h.e, h.s + PREFIX_BYTES));
+    if (!(r.isHeader && again.header(h.buf, h.s, h.e, prefix))) again.plain(h.buf, h.s, h.e, prefix, r.opener);
+    let template = again.scanner.text();
+    if (root !== undefined) template += ` | ${this.#rootText(root)}`;
+    const shown = r.shownLines();
+    const g: GroupStat = {
+      key: `${severity}:${key}`,
+      template,
+      severity,
+      records: 1,
+      lines: r.lines,
+      firstLine: r.firstLine,
+      lastLine,
+      firstTime: r.time,
+      lastTime: r.time,
+      example: textOf(h.buf, h.s, h.e, MAX_EXAMPLE_CHARS),
+      exampleTemplateAt: r.templateAt < 0 ? -1 : textOf(h.buf, h.s, h.s + r.templateAt, MAX_EXAMPLE_CHARS).length,
+      exampleMore: shown,
+      exampleMoreLines: r.lines - 1 - shown.length,
+    };
+    map.set(key, g);
+    this.ordered.push(g);
+    const tallies = Array.from({ length: r.phCount }, () => new ValueTally());
+    tallyValues(tallies, r);
+    this.#tallies.push(tallies);
+    this.#tallyOf.set(g, tallies);
+    return g;
+  }
+
+  /** The groups, each with what its placeholders held. */
+  finished(): GroupStat[] {
+    this.ordered.forEach((g, i) => {
+      g.values = this.#tallies[i]!.map((t) => t.result());
+    });
+    return this.ordered;
+  }
+
+  #rootKey(l: KeptLine): number {
+    return this.#again.scanner.begin(l.buf).add(contentStart(l), l.e).key();
+  }
+
+  #rootText(l: KeptLine): string {
+    return this.#again.scanner.begin(l.buf).add(contentStart(l), l.e).text();
+  }
+}
+
+function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
+  const n = Math.min(tallies.length, r.phCount);
+  for (let k = 0; k < n; k++) tallies[k]!.add(r.phBuf, r.ph[2 * k]!, r.ph[2 * k + 1]!);
+}
+
+/** Keys are 53-bit: a combined key stays below 2^53. */
+const KEY_MODULUS = 9007199254740881;
+
+/** Where a line's text starts, past its indentation. */
+function contentStart(l: KeptLine): number {
+  let i = l.s;
+  while (i < l.e && (l.buf[i] === 32 || l.buf[i] === 9)) i++;
+  return i;
+}

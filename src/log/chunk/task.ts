@@ -1,0 +1,30 @@
+/**
+ * Condensing one chunk as a task: in a worker thread (workers/condense-log.ts runs
+ * exactly this) or in the calling thread, with the same partial either way. The chunk's
+ * buffer is transferred, not copied, and read in place as bytes; only the small partial
+ * comes back.
+ */
+import { transferable, type WorkerPool } from '../../pipeline/worker-pool.js';
+import type { FormatInfo } from '../model/format.js';
+import type { LogPartial } from '../model/partial.js';
+import { condenseChunk } from './condense-chunk.js';
+
+export interface CondenseChunkTask {
+  buffer: ArrayBuffer;
+  info: FormatInfo;
+}
+
+/** dist/src/log/chunk/task.js -> dist/workers/condense-log.js */
+const WORKER = new URL('../../../workers/condense-log.js', import.meta.url);
+
+/** The worker's task: what workers/condense-log.ts exports. */
+export function runCondenseChunkTask({ buffer, info }: CondenseChunkTask): LogPartial {
+  return condenseChunk(Buffer.from(buffer), info);
+}
+
+/** Condenses a chunk on the pool, or here when there is none. */
+export function condenseChunkOn(pool: WorkerPool | undefined, chunk: Buffer, info: FormatInfo): Promise<LogPartial> {
+  if (pool === undefined) return Promise.resolve(condenseChunk(chunk, info));
+  const buffer = transferable(chunk);
+  return pool.run<LogPartial>(WORKER, { buffer, info } satisfies CondenseChunkTask, [buffer]);
+}

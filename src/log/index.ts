@@ -1,0 +1,153 @@
+/**
+ * condense_log: the one pipeline that every front end's log tool runs.
+ *
+ *   input/ sources -> log/read (split/ into line chunks, format from the head, record chunks)
+ *     -> pipeline/ dispatch (each chunk condensed by log/chunk in a thread, or here)
+ *     -> log/merge (partials folded in input order) -> log/group (word variables)
+ *     -> log/rank (severity, count, first line) -> a LogResult for log/render
+ *
+ * A single input that is a crash report is sniffed at the door and comes back as one.
+ */
+import { cancelledError, WispError } from '../core/errors.js';
+import { keepTail, refuseOver } from '../input/byte-limit.js';
+import { expectedBytes, type LogSource, type OpenedSource } from '../input/sources.js';
+import { dispatchInOrder } from '../pipeline/dispatch.js';
+import { ProgressMeter } from '../pipeline/progress.js';
+import { poolFor, threadsFor } from '../pipeline/worker-pool.js';
+import { condenseChunkOn } from './chunk/task.js';
+import { writeAssignments } from './group/assignments.js';
+import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
+import { InputsMerger } from './merge/inputs-merger.js';
+import { mergePartialFiles, toPartialFile, type PartialFile } from './merge/partial-file.js';
+import type { LogPartial } from './model/partial.js';
+import type { CondenseResult, CrashInput, CrashResult, LogRead, LogResult } from './model/result.js';
+import type { LogState } from './model/state.js';
+import { resolveLogOptions, type CondenseLogOptions, type ResolvedLogOptions } from './options.js';
+import { rankGroups } from './rank/rank-groups.js';
+import { openSniffed } from './read/crash-input.js';
+import { readFacts, readLogInputs, type LogItem } from './read/log-inputs.js';
+import { RawLines } from './read/raw-lines.js';
+import { MAX_RECORD_BYTES } from './read/record-chunks.js';
+
+/** Chunks in flight per thread: enough to keep every thread busy while the oldest is merged. */
+const IN_FLIGHT_PER_THREAD = 4;
+
+/**
+ * condense_log over one or more sources, read in order as one log (line numbers run on
+ * across inputs, records do not). A lent pool (options.pool) is left open.
+ *
+ * With `assignmentsFile`, also writes `LineId,GroupId` for every line there: the sources
+ * are read a second time, so they must be files (group/assignments.ts).
+ */
+export async function condenseLog(sources: LogSource[], options: CondenseLogOptions & { assignmentsFile?: string } = {}): Promise<CondenseResult> {
+  const opts = resolveLogOptions(options);
+  const assignTo = options.assignmentsFile;
+  if (assignTo !== undefined && (typeof assignTo !== 'string' || assignTo === '')) throw new WispError('WISP_BAD_ARGUMENT', 'assignmentsFile must be a path');
+  // A crash report's lines are assigned as a log's.
+  const state = await readLog(sources, assignTo === undefined ? opts : { ...opts, crashReports: false });
+  if (state.kind === 'crash') return state;
+  const words = groupLog(state);
+  if (assignTo !== undefined) await writeAssignments(sources, state, assignTo, (key) => words.representative.get(key) ?? key);
+  return rankLog(state, opts.top, words);
+}
+
+/**
+ * condense_log up to, not including, grouping and ranking: the merged state, which can be
+ * ranked, compared, or written as a partial and merged with others.
+ */
+export async function condenseLogState(sources: LogSource[], options: CondenseLogOptions = {}): Promise<LogState | CrashResult> {
+  return readLog(sources, resolveLogOptions(options));
+}
+
+/** One partial for all of `sources` (wisp log --emit-partial, a cluster job): read as logs, a bad input skipped unless told. */
+export async function condenseLogToPartial(sources: LogSource[], options: CondenseLogOptions, writtenBy: string): Promise<PartialFile> {
+  const state = await readLog(sources, resolveLogOptions({ ...options, skipBadInputs: options.skipBadInputs ?? true, crashReports: false }));
+  if (state.kind === 'crash') throw new WispError('WISP_INTERNAL', 'a partial is read as a log');
+  return toPartialFile(state, writtenBy);
+}
+
+/** Partials merged in the order given, ranked: the result one run over all their inputs would give. */
+export function mergeLogPartials(files: PartialFile[], options: Pick<CondenseLogOptions, 'top'> = {}): LogResult {
+  const { top } = resolveLogOptions(options);
+  return rankLog(mergePartialFiles(files), top);
+}
+
+/** Groups of one event with variable words merged (grouping), before ranking. */
+export function groupLog(state: LogState): WordMerge {
+  return mergeWordVariables([...state.merged.groups.values()]);
+}
+
+/** Ranks a merged state into the result shown: the one place both a run and a merge end. */
+export function rankLog(state: LogState, top: number, words: WordMerge = groupLog(state)): LogResult {
+  const inputs = state.read.inputs;
+  const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
+  const result = rankGroups(state.merged, words, top, state.read, formats.join(', ') || 'plain text');
+  return state.whole === undefined ? result : { ...result, whole: state.whole };
+}
+
+async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<LogState | CrashResult> {
+  if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
+  // A single input is opened first, to look for a crash report.
+  let first: OpenedSource | undefined;
+  if (sources.length === 1 && opts.crashReports) {
+    const sniffed = await openSniffed(sources[0]!, opts.signal, opts.tap);
+    if ('kind' in sniffed) return sniffed;
+    first = sniffed;
+  }
+  const facts = readFacts(sources);
+  const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
+  const knownTotal = await expectedBytes(sources);
+  let items: AsyncIterable<LogItem> = readLogInputs(sources, first, facts, new ProgressMeter(opts.onProgress, knownTotal, sources.length), {
+    chunkBytes: opts.chunkBytes,
+    signal: opts.signal,
+    tap: opts.tap,
+    skipBad: opts.skipBadInputs ?? sources.length > 1,
+    crashes,
+  });
+  const skippedHead = { bytes: 0 };
+  if (opts.maxBytes !== undefined) {
+    items = opts.overMaxBytes === 'keep-tail' ? keepTail(items, opts.maxBytes, skippedHead) : refuseOver(items, opts.maxBytes, sources.length === 1 ? sources[0]!.name : 'the input');
+  }
+  const expected = opts.maxBytes !== undefined ? Math.min(opts.maxBytes, knownTotal ?? Infinity) : knownTotal;
+  const { pool, close } = await poolFor(threadsFor(opts.workers, expected, opts.pool), opts.pool);
+  const merger = new InputsMerger(facts.inputs);
+  const raw = new RawLines(sources.length === 1 && opts.maxBytes === undefined);
+  try {
+    await dispatchInOrder<LogItem, LogPartial>(items, {
+      start: (item) => {
+        if (item.kind !== 'chunk') return undefined;
+        opts.tap?.(item.chunk);
+        raw.see(item);
+        return condenseChunkOn(pool, item.chunk, item.info);
+      },
+      take: (item, partial) => merger.take(item, partial),
+      limit: pool === undefined ? 1 : pool.threads * IN_FLIGHT_PER_THREAD,
+      signal: opts.signal,
+      cancelled: () => cancelledError('condense_log'),
+    });
+  } finally {
+    await close();
+  }
+  const inputs = facts.inputs;
+  if (merger.skipped.length === sources.length && sources.length > 1) {
+    throw new WispError('WISP_UNREADABLE', `none of the ${sources.length} inputs could be read (first: ${merger.skipped[0]!.name}: ${merger.skipped[0]!.reason})`);
+  }
+  const merged = merger.finish();
+  const tail = raw.tail(inputs);
+  const read: LogRead = {
+    inputs,
+    bytes: inputs.reduce((n, i) => n + i.bytes, 0),
+    lines: merged.lines,
+    skippedHeadBytes: skippedHead.bytes,
+    cutLines: merged.cut,
+    frameLines: merged.skipped - (crashes ?? []).reduce((n, c) => n + (inputs.find((i) => i.name === c.name)?.lines ?? 0), 0),
+    skippedInputs: merger.skipped,
+    notes: facts.notes,
+    ...(crashes !== undefined && crashes.length > 0 ? { crashes } : {}),
+    ...(tail !== undefined ? { tail } : {}),
+  };
+  const cutRecords = facts.records.cutRecords + merged.cutRecords;
+  if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
+  const whole = raw.whole();
+  return whole === undefined ? { kind: 'merged', merged, read } : { kind: 'merged', merged, read, whole };
+}

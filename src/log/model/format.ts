@@ -1,0 +1,41 @@
+/** What the detector decided about one input; fixed before any chunk is condensed. */
+export type LogFormat = 'logshow' | 'logshow-compact' | 'logshow-json' | 'json' | 'timestamped' | 'plain';
+
+export interface FormatInfo {
+  format: LogFormat;
+  /** A human name for the boundary line: "log show (default style)", "GitHub Actions", ... */
+  label: string;
+  /** Whether records start with a header (a timestamp, a log show row, a JSON object). */
+  timestamped: boolean;
+  /**
+   * Whether the writer puts a header on every record it writes (log show, GitHub Actions),
+   * so that a line without one can only continue a record. Elsewhere a line without a header
+   * continues a record only where its shape says so (see records.ts).
+   */
+  strict: boolean;
+  /** log show default style: whether rows carry the TTL column (macOS 10.13+). */
+  hasTtl: boolean;
+  /** `gh run view --log` lines start with `job<TAB>step<TAB>`: the timestamp follows two tabs. */
+  leadingTabFields: number;
+  /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
+  traceKey?: string;
+  /** The token position of the log's own level column, if it has one. */
+  levelColumn?: LevelColumn;
+}
+
+/** A log's level column, learned from its head (see parse/level-column.ts). */
+export interface LevelColumn {
+  /** Token index, 0-based, counted from the line's content (after a BOM and leading tab fields). */
+  token: number;
+  /** The column holds single letters (V D I W E F), not words. */
+  letters: boolean;
+}
+
+export const PLAIN: FormatInfo = {
+  format: 'plain',
+  label: 'plain text',
+  timestamped: false,
+  strict: false,
+  hasTtl: false,
+  leadingTabFields: 0,
+};

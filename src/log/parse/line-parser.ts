@@ -1,0 +1,407 @@
+import type { FormatInfo } from '../model/format.js';
+import { LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
+import { TemplateScanner } from './template.js';
+import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
+
+/**
+ * Header fields sit in a line's first bytes: they are read from this much of it, decoded
+ * as latin1 (one char a byte, so offsets match the bytes; the fields are ASCII).
+ */
+export const PREFIX_BYTES = 160;
+
+/** Buffer#latin1Slice skips toString's argument checks; the line loop calls it per line. */
+export const latin1 = (buf: Buffer, s: number, e: number): string =>
+  (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, e);
+/** How much of a message the word rules read when a line declares no level. */
+const WORDS_BYTES = 500;
+
+const LOGSHOW_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d{4})\s+(0x[0-9a-f]+)\s+([A-Za-z]+)\s+(0x[0-9a-f]+)\s+(\d+)\s+/;
+const LOGSHOW_TTL = /\d+\s+/y;
+const COMPACT_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ([A-Z][a-z ]|[A-Z][a-z]) /;
+
+const LOGSHOW_TYPES: Record<string, Severity> = {
+  Default: Severity.Notice,
+  Info: Severity.Info,
+  Debug: Severity.Debug,
+  Error: Severity.Error,
+  Fault: Severity.Critical,
+  Activity: Severity.Info,
+  Signpost: Severity.Info,
+};
+
+const COMPACT_TYPES: Record<string, Severity> = {
+  Df: Severity.Notice,
+  'I ': Severity.Info,
+  Db: Severity.Debug,
+  'E ': Severity.Error,
+  'F ': Severity.Critical,
+  'A ': Severity.Info,
+  Sd: Severity.Info,
+};
+
+/** log show's header, filter notice and footer: not log lines. */
+export function isLogShowFrame(line: string): boolean {
+  return (
+    line.startsWith('Timestamp ') ||
+    line.startsWith('Filtering the log data') ||
+    line.startsWith('Skipping info and debug') ||
+    line.startsWith('Log      - ') ||
+    line.startsWith('Activity - ') ||
+    line.startsWith('--------------------')
+  );
+}
+
+const GLOG_LEVELS: Record<number, Severity> = { 73: Severity.Info, 87: Severity.Warning, 69: Severity.Error, 70: Severity.Critical };
+
+const MESSAGE_KEYS = ['msg', 'message', 'MESSAGE', 'event', 'log', 'text', 'eventMessage'];
+const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'ts', 't', 'date', '__REALTIME_TIMESTAMP'];
+/** Where JSON logs put the error a record is about: its type and message are part of the event. */
+const ERROR_KEYS = ['err', 'error', 'exception', 'exc', 'error.type', 'error.message', 'exception.type', 'exception.message', 'exc_info'];
+
+/**
+ * Reads one line at a time, in place in the chunk's bytes. `header` reads a line that
+ * carries the input's record header (a timestamp, a log show row, a JSON object); `plain`
+ * reads a line without one that starts a record. After either, the template is in
+ * `scanner` (its key always, its text on request), with `severity`, whether the line
+ * declared it (`declared`), and the time.
+ */
+export class LineParser {
+  time = '';
+  severity: Severity = Severity.Info;
+  /** The severity came from the line's own level field, not from its words. */
+  declared = false;
+  /** Where the template's text starts in the line (bytes from its start); -1 where it is not one span of it (JSON, gh run view). */
+  templateAt = 0;
+  readonly scanner = new TemplateScanner();
+  readonly #info: FormatInfo;
+  readonly #ts: TimestampMatch = { start: 0, end: 0 };
+  readonly #tok: TimestampMatch = { start: 0, end: 0 };
+
+  constructor(info: FormatInfo) {
+    this.#info = info;
+  }
+
+  /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
+  header(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    switch (this.#info.format) {
+      case 'logshow':
+        return this.#logShow(buf, s, e, prefix);
+      case 'logshow-compact':
+        return this.#compact(buf, s, e, prefix);
+      case 'json':
+      case 'logshow-json':
+        return buf[s] === 123 /* { */ && this.#json(buf, s, e);
+      default:
+        return this.#timestamped(buf, s, e, prefix);
+    }
+  }
+
+  /** A line without a header that starts a record; `opener` is the severity its form carries. */
+  plain(buf: Buffer, s: number, e: number, prefix: string, opener: Severity | undefined): void {
+    const info = this.#info;
+    const contentStart = bomLength(buf, s);
+    const p = afterTabFields(prefix, contentStart, info.leadingTabFields);
+    this.time = '';
+    let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
+    if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
+    declared ??= declaredLevel(prefix, p);
+    this.declared = declared !== undefined;
+    this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
+    this.templateAt = contentStart;
+    this.scanner.begin(buf).add(s + contentStart, e);
+  }
+
+  #logShow(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    const m = LOGSHOW_ROW.exec(prefix);
+    if (m === null) return false;
+    let msg = m[0].length;
+    if (this.#info.hasTtl) {
+      LOGSHOW_TTL.lastIndex = msg;
+      if (LOGSHOW_TTL.test(prefix)) msg = LOGSHOW_TTL.lastIndex;
+    }
+    this.time = m[1]!;
+    this.severity = LOGSHOW_TYPES[m[3]!] ?? Severity.Info;
+    this.declared = true;
+    this.templateAt = msg;
+    this.scanner.begin(buf).add(s + msg, e);
+    return true;
+  }
+
+  #compact(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    const m = COMPACT_ROW.exec(prefix);
+    if (m === null) return false;
+    this.time = m[1]!;
+    this.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
+    this.declared = true;
+    this.templateAt = m[0].length;
+    this.scanner.begin(buf).add(s + m[0].length, e);
+    return true;
+  }
+
+  /** pino, bunyan, zap, logrus, ECS, journal `-o json`, `log show --style ndjson`: one object a line. */
+  #json(buf: Buffer, s: number, e: number): boolean {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(buf.toString('utf8', s, e));
+    } catch {
+      return false;
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return false;
+    const o = obj as Record<string, unknown>;
+    this.templateAt = -1;
+    if (this.#info.format === 'logshow-json') return this.#logShowJson(o, buf, s, e);
+    const message = firstString(o, MESSAGE_KEYS);
+    this.time = timeOf(o);
+    const level = jsonSeverity(o);
+    this.declared = level !== undefined;
+    const error = errorOf(o);
+    this.severity = level ?? fromWords(`${message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES))} ${error}`);
+    // The message is the event, with the error it is about; without a message, the line's own text is all there is.
+    if (message === undefined && error === '') {
+      this.scanner.begin(buf).add(s, e);
+    } else {
+      const text = error === '' ? message! : message === undefined ? error : `${message} | ${error}`;
+      const bytes = Buffer.from(text, 'utf8');
+      this.scanner.begin(bytes).add(0, bytes.length);
+    }
+    return true;
+  }
+
+  /** `log show --style ndjson`: messageType is the level, eventMessage the message, process, subsystem and category the header. */
+  #logShowJson(o: Record<string, unknown>, buf: Buffer, s: number, e: number): boolean {
+    const type = typeof o.messageType === 'string' ? o.messageType : undefined;
+    const message = typeof o.eventMessage === 'string' ? o.eventMessage : undefined;
+    this.time = typeof o.timestamp === 'string' ? o.timestamp : '';
+    this.declared = type !== undefined;
+    this.severity = type === undefined ? fromWords(message ?? '') : (LOGSHOW_TYPES[type] ?? Severity.Info);
+    if (message === undefined) {
+      this.scanner.begin(buf).add(s, e);
+      return true;
+    }
+    const image = typeof o.processImagePath === 'string' ? o.processImagePath.slice(o.processImagePath.lastIndexOf('/') + 1) : typeof o.process === 'string' ? o.process : '';
+    const sub = typeof o.subsystem === 'string' && o.subsystem !== '' ? ` [${o.subsystem}${typeof o.category === 'string' && o.category !== '' ? `:${o.category}` : ''}]` : '';
+    const bytes = Buffer.from(`${image}:${sub} ${message}`, 'utf8');
+    this.scanner.begin(bytes).add(0, bytes.length);
+    return true;
+  }
+
+  /** Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time. */
+  #priOrGlog(prefix: string, p: number): Severity | undefined {
+    const first = prefix.charCodeAt(p);
+    if (first === 60 /* < */) {
+      const close = prefix.indexOf('>', p);
+      const pri = close > p && close < p + 5 ? Number(prefix.slice(p + 1, close)) : NaN;
+      if (Number.isInteger(pri) && pri >= 0 && pri < 192) return fromSyslogPriority(pri & 7);
+    } else if (GLOG_LEVELS[first] !== undefined && isGlogDate(prefix, p + 1)) {
+      return GLOG_LEVELS[first];
+    }
+    return undefined;
+  }
+
+  /** The level in the input's level column (see level-column.ts), if this line has one there. */
+  #column(prefix: string, contentStart: number): Severity | undefined {
+    const col = this.#info.levelColumn!;
+    if (!nthToken(prefix, contentStart, col.token, this.#tok)) return undefined;
+    return levelOfToken(prefix, this.#tok.start, this.#tok.end, col.letters);
+  }
+
+  #timestamped(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    const info = this.#info;
+    // p walks the prefix; p is also the byte offset from s.
+    const contentStart = bomLength(buf, s);
+    let p = afterTabFields(prefix, contentStart, info.leadingTabFields);
+    // A job and step (gh run view) are part of the event; a syslog <PRI> is not.
+    const fieldsEnd = p;
+    const declared = this.#priOrGlog(prefix, p);
+    if (declared !== undefined) {
+      if (prefix.charCodeAt(p) === 60) {
+        p = prefix.indexOf('>', p) + 1;
+        if (prefix.startsWith('1 ', p)) p += 2;
+      } else {
+        p += 1;
+      }
+    }
+    const ts = this.#ts;
+    if (!matchTimestampAt(prefix, p, ts)) {
+      if (declared === undefined || !info.timestamped) return false;
+      // A <PRI> or glog letter is a header by itself, even where the time is missing.
+      ts.start = ts.end = p;
+    }
+    let msg = ts.end;
+    while (msg < prefix.length) {
+      const c = prefix.charCodeAt(msg);
+      if (c === 32 || c === 9 || c === 93 /* ] */) msg++;
+      else break;
+    }
+    this.time = epochToIso(prefix.slice(ts.start, ts.end));
+    const column = declared ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
+    const level = column ?? declaredLevel(prefix, msg);
+    this.declared = level !== undefined;
+    this.severity = level ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
+    this.scanner.begin(buf);
+    if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
+    this.scanner.add(s + msg, e);
+    this.templateAt = fieldsEnd > contentStart ? -1 : msg;
+    return true;
+  }
+}
+
+const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);
+
+/** Past `count` leading tab-separated fields (gh run view's job and step). */
+function afterTabFields(prefix: string, from: number, count: number): number {
+  let p = from;
+  for (let f = 0; f < count; f++) {
+    const tab = prefix.indexOf('\t', p);
+    if (tab < 0) break;
+    p = tab + 1;
+  }
+  return p;
+}
+
+/** glog: `I0102 15:04:05.000000`, the level letter then MMDD. */
+function isGlogDate(prefix: string, at: number): boolean {
+  for (let k = 0; k < 4; k++) {
+    const c = prefix.charCodeAt(at + k);
+    if (c < 48 || c > 57) return false;
+  }
+  return prefix.charCodeAt(at + 4) === 32;
+}
+
+function firstString(o: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === 'string') return v;
+  }
+  const fields = o.fields;
+  if (fields !== null && typeof fields === 'object' && typeof (fields as Record<string, unknown>).message === 'string') {
+    return (fields as Record<string, string>).message;
+  }
+  return undefined;
+}
+
+function timeOf(o: Record<string, unknown>): string {
+  for (const k of TIME_KEYS) {
+    const v = o[k];
+    if (typeof v === 'string' || typeof v === 'number') return epochToIso(String(v));
+  }
+  return '';
+}
+
+/** The error a JSON record carries, as `Type: message`, or '' when it carries none. */
+function errorOf(o: Record<string, unknown>): string {
+  for (const k of ERROR_KEYS) {
+    const v = o[k];
+    if (typeof v === 'string' && v !== '') return firstLine(v);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const e = v as Record<string, unknown>;
+      const type = [e.type, e.name, e.class, e.kind, e.code].find((x): x is string => typeof x === 'string' && x !== '');
+      const message = [e.message, e.msg, e.reason].find((x): x is string => typeof x === 'string' && x !== '');
+      if (type !== undefined || message !== undefined) return firstLine([type, message].filter((x) => x !== undefined).join(': '));
+      if (typeof e.stack === 'string') return firstLine(e.stack);
+    }
+  }
+  const type = o['error.type'] ?? o['exception.type'];
+  const message = o['error.message'] ?? o['exception.message'];
+  if (typeof type === 'string' || typeof message === 'string') return firstLine([type, message].filter((x) => typeof x === 'string').join(': '));
+  return '';
+}
+
+const firstLine = (s: string): string => {
+  const nl = s.indexOf('\n');
+  return nl < 0 ? s : s.slice(0, nl);
+};
+
+function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
+  const nested = o.log;
+  const level =
+    o.level ?? o.lvl ?? o.severity ?? o.levelname ?? o['log.level'] ?? o.messageType ??
+    (nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>).level : undefined);
+  if (typeof level === 'number') return fromPinoLevel(level);
+  if (typeof level === 'string') {
+    const n = Number(level);
+    return Number.isInteger(n) && level.trim() !== '' ? fromPinoLevel(n) : fromLevelWord(level);
+  }
+  const priority = o.PRIORITY ?? o.priority;
+  if (typeof priority === 'string' || typeof priority === 'number') {
+    const p = Number(priority);
+    if (Number.isInteger(p) && p >= 0 && p <= 7) return fromSyslogPriority(p);
+  }
+  return undefined;
+}
+
+/**
+ * A level token among the first few words after the time: `ERROR`, `[warn]`, `<info>`,
+ * `level=error`, GitHub's `##[error]`, logcat's single letters. A lowercase bare word
+ * counts only when bracketed or keyed, so that "error" in prose falls to fromWords.
+ */
+function declaredLevel(line: string, start: number): Severity | undefined {
+  if (line.startsWith('##[', start)) {
+    const close = line.indexOf(']', start);
+    if (close > 0 && close < start + 12) {
+      const w = line.slice(start + 3, close);
+      return w === 'error' ? Severity.Error : w === 'warning' ? Severity.Warning : w === 'debug' ? Severity.Debug : Severity.Info;
+    }
+  }
+  let i = start;
+  const limit = Math.min(line.length, start + 100);
+  for (let n = 0; n < 6 && i < limit; n++) {
+    while (i < limit && line.charCodeAt(i) === 32) i++;
+    let j = i;
+    while (j < limit && line.charCodeAt(j) !== 32) j++;
+    if (j === i) break;
+    const level = levelToken(line, i, j);
+    if (level !== undefined) return level;
+    i = j;
+  }
+  return undefined;
+}
+
+
+const LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'loglevel']);
+
+/** Is line[a, b) a level word? Allocates only for tokens that could be one. */
+function levelToken(line: string, a: number, b: number): Severity | undefined {
+  let marked = false;
+  const eq = line.indexOf('=', a);
+  if (eq > a && eq < b) {
+    if (!LEVEL_KEYS.has(line.slice(a, eq).toLowerCase())) return undefined;
+    a = eq + 1;
+    if (line.charCodeAt(a) === 34) a++;
+    marked = true;
+  }
+  const first = line.charCodeAt(a);
+  if (first === 91 || first === 60 || first === 40) {
+    a++;
+    marked = true;
+  }
+  // Closing brackets, quotes and a colon after the word.
+  while (b > a) {
+    const c = line.charCodeAt(b - 1);
+    if (c === 93 || c === 62 || c === 41 || c === 58 || c === 44 || c === 34) b--;
+    else break;
+  }
+  const len = b - a;
+  if (len === 0 || len > 13) return undefined;
+  const c0 = line.charCodeAt(a);
+  // Level words start with a letter; most tokens (numbers, paths, names) fail here.
+  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
+  const word = line.slice(a, b);
+  if (len === 1) return LEVEL_LETTERS[word];
+  // Most level tokens are spelled one of three ways: look those up as they are.
+  const hit = LEVEL_SPELLINGS.get(word);
+  if (hit !== undefined) return marked || hit.upper ? hit.severity : undefined;
+  if (!marked || (len === 7 && word.toLowerCase() === 'default')) return undefined;
+  return fromLevelWord(word);
+}
+
+/** error, ERROR, Error (and so on) for every level word but "default", which only log show uses. */
+const LEVEL_SPELLINGS = new Map<string, { severity: Severity; upper: boolean }>();
+for (const word of LEVEL_NAMES) {
+  const severity = fromLevelWord(word)!;
+  if (word === 'default') continue;
+  LEVEL_SPELLINGS.set(word, { severity, upper: false });
+  LEVEL_SPELLINGS.set(word.toUpperCase(), { severity, upper: true });
+  LEVEL_SPELLINGS.set(word[0]!.toUpperCase() + word.slice(1), { severity, upper: false });
+}

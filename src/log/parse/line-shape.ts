@@ -1,0 +1,149 @@
+/**
+ * What a line without a record header looks like: a stack frame, a chained cause, an
+ * exception's own line, a test runner's failure marker, a line that opens a record of its
+ * own. Records are decided from these shapes and from the line before (see records.ts),
+ * never from one list of words: a line's shape, what it follows and the record it is in.
+ *
+ * Shapes are read from a line's first bytes (the latin1 prefix the parser already holds),
+ * only for lines that carry no header, so a log of timestamped lines pays nothing here.
+ */
+import { Severity } from '../model/severity.js';
+
+export const Shape = {
+  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`. */
+  Frame: 1 << 0,
+  /** `Caused by: ...`, `Suppressed: ...`: a chained cause. */
+  Cause: 1 << 1,
+  /** Python's "During handling of the above exception ..." and "The above exception was the direct cause ...". */
+  Chain: 1 << 2,
+  /** `Traceback (most recent call last):`. */
+  Traceback: 1 << 3,
+  /** An exception's own line: `java.lang.IllegalStateException: boom`, `KeyError: 'x'`, `TypeError: ...`. */
+  Exception: 1 << 4,
+  /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, Go's `main.f(...)`. */
+  TraceMark: 1 << 5,
+  /** `}`, `]`, `)`, `});`: the end of a multi-line value. */
+  Closer: 1 << 6,
+  /** Opens a record of its own whatever came before (see OPENERS). */
+  Opener: 1 << 7,
+  /** pytest's `E   ...` lines and `>   ...` source marker. */
+  PytestDetail: 1 << 8,
+  /** Begins with a level word (`ERROR:`, `[warn]`, `Info `): opens a record unless indented under one (a YAML `error:` key). */
+  LevelWord: 1 << 10,
+  /** A diagnostic, `path/file.ext:12: message` or `file.ext:12:5: message` (compilers, linters, go test). */
+  Diagnostic: 1 << 9,
+} as const;
+
+/** A continuation line whose shape says it carries the cause: shown with the record's head. */
+export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
+
+const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted))/;
+const CAUSE = /^\s*(?:Caused by: |Suppressed: )/;
+const CHAIN = /^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)/;
+const TRACEBACK = /^Traceback \(most recent call last\):/;
+/**
+ * `pkg.Class$Inner: msg`, `KeyError: 'x'`, `AssertionError [ERR_ASSERTION]: ...`, `StopIteration`.
+ * The last name part ends in one of the words that name an exception in the languages
+ * that print these lines (Java, Kotlin, Python, JavaScript, C#).
+ */
+const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)(?:$|:| \[|\s*\()/;
+const TRACE_MARK = /^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$)/;
+const CLOSER = /^[}\])]+[;,)]*\s*$/;
+const PYTEST_DETAIL = /^[E>] {3,}/;
+const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
+
+/** Lines are read as latin1 (a char a byte): a UTF-8 symbol is matched by its bytes. */
+function utf8(alternatives: string): string {
+  return alternatives
+    .split('|')
+    .map((a) => Buffer.from(a, 'utf8').toString('latin1'))
+    .join('|');
+}
+
+/**
+ * Lines that start a record of their own, with the severity they carry. The forms are those
+ * the tools print (Go's runtime, Python, the JVM, Rust, shells, test runners), and a line
+ * that begins with a level word.
+ */
+const OPENERS: [RegExp, Severity, number][] = [
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
+  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9])`), Severity.Error, Shape.Opener],
+  [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
+  [/^\[?(?:ERROR|Error|ERR|error|SEVERE)\b(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
+  [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)\b(?:\]|:| )/, Severity.Warning, Shape.LevelWord],
+  [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
+  [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
+  [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
+];
+
+export interface LineShape {
+  shape: number;
+  /** For an opener: the severity its form carries. */
+  severity: Severity;
+}
+
+/** Leading blanks in columns, a tab counting as 8: only ever compared, never shown. */
+export function indentOf(buf: Uint8Array, s: number, e: number): number {
+  let cols = 0;
+  for (let i = s; i < e; i++) {
+    const c = buf[i];
+    if (c === 32) cols++;
+    else if (c === 9) cols += 8;
+    else return cols;
+  }
+  return -1;
+}
+
+/**
+ * The shape of a line that has no header. `text` is the line's start (it need not be
+ * whole: every form is decided within its first bytes), `indent` what indentOf gave.
+ */
+export function shapeOf(text: string, indent: number, out: LineShape): LineShape {
+  let shape = 0;
+  out.severity = Severity.Info;
+  if (FRAME.test(text)) shape |= Shape.Frame;
+  if (CAUSE.test(text)) shape |= Shape.Cause;
+  const body = indent > 0 ? text.trimStart() : text;
+  if (indent === 0) {
+    if (CHAIN.test(text)) shape |= Shape.Chain;
+    else if (TRACEBACK.test(text)) shape |= Shape.Traceback;
+    if (PYTEST_DETAIL.test(text)) shape |= Shape.PytestDetail;
+    if (TRACE_MARK.test(text)) shape |= Shape.TraceMark;
+    if (CLOSER.test(text)) shape |= Shape.Closer;
+  }
+  if (shape === 0 && EXCEPTION.test(body)) shape |= Shape.Exception;
+  if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
+  if ((shape & ~Shape.Diagnostic) === 0) {
+    for (const [re, severity, bit] of OPENERS) {
+      if (re.test(body)) {
+        shape |= bit;
+        out.severity = severity;
+        break;
+      }
+    }
+  } else if (shape & (Shape.Traceback | Shape.Exception)) {
+    out.severity = Severity.Error;
+  }
+  out.shape = shape;
+  return out;
+}
+
+/** Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash)? */
+export function announces(buf: Uint8Array, s: number, e: number): boolean {
+  let i = e - 1;
+  while (i >= s && (buf[i] === 32 || buf[i] === 9)) i--;
+  if (i < s) return false;
+  const c = buf[i];
+  return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
+}
+
+/**
+ * Frames of a language's runtime or of installed packages, not the program's own: the
+ * program's first frame is the one worth showing beside a panic or an exception.
+ */
+const RUNTIME_FRAME =
+  /(?:^\s*(?:at |\d+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen )/;
+
+export function isRuntimeFrame(text: string): boolean {
+  return RUNTIME_FRAME.test(text);
+}

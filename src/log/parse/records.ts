@@ -1,0 +1,290 @@
+/**
+ * Which lines start a record and which continue one.
+ *
+ * A line with the input's record header (a timestamp at its start, a log show row, a JSON
+ * object) always starts a record. Where the writer stamps every record (log show, GitHub
+ * Actions), a line without one continues the record before it. Elsewhere a line without a
+ * header continues a record only when it looks like part of one, decided by its shape, the
+ * line before it and the record it would join:
+ *
+ * - stack frames, chained causes (`Caused by:`), Python's chain markers, pytest's `E` lines;
+ * - an exception's own line after frames, a source excerpt, or the error header that logged it;
+ * - Go's `goroutine N [...]:` and frames, `[signal ...]`, Rust's `stack backtrace:` inside a trace;
+ * - a line indented deeper than the record's first line, a line after one that announces
+ *   more (`:`, `{`, `,` ...), a closing bracket.
+ *
+ * A line that opens a record of its own (`panic:`, `Traceback ...`, `thread 'x' panicked
+ * at`, a test runner's failure marker, a line that begins with a level word) starts one,
+ * with the severity it carries, and so does any other line: output a program wrote between
+ * its log lines is records, not continuations.
+ *
+ * Every rule looks back at most to the record's first line, so records can be read in
+ * chunks that start where a record must start (`isRecordStart`), each chunk alone.
+ */
+import type { FormatInfo } from '../model/format.js';
+import { announces, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
+import { Severity } from '../model/severity.js';
+import { redact } from '../../redact/index.js';
+import { mayNeedRedaction } from '../../redact/screen.js';
+
+export const LineClass = {
+  /** Starts a record: its head is parsed (template, severity, time) in `parser`. */
+  Start: 0,
+  Continue: 1,
+  /** Not a log line (log show's header and footer). */
+  Skip: 2,
+  /** A blank line with no record to belong to (the input's first lines). */
+  Orphan: 3,
+} as const;
+export type LineClass = (typeof LineClass)[keyof typeof LineClass];
+
+const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
+
+/** Leading blanks of a line's uncoloured prefix, as indentOf counts them; -1 when the line is blank. */
+function indentOfText(prefix: string, lineBytes: number): number {
+  let cols = 0;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    if (c === 32) cols++;
+    else if (c === 9) cols += 8;
+    else return cols;
+  }
+  return prefix.length >= lineBytes || prefix.length >= PREFIX_BYTES ? -1 : cols;
+}
+
+/** Shapes that continue a trace whatever their indentation. */
+const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail;
+/** Shapes whose class depends on the record they would join: never a place to cut. */
+const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Closer;
+
+/**
+ * One line as it is read: redacted first when it may hold a secret, so that nothing is
+ * derived (template, example, cause lines) from a line that still holds one.
+ */
+export interface ReadLine {
+  buf: Buffer;
+  s: number;
+  e: number;
+}
+
+export class RecordReader {
+  readonly parser: LineParser;
+  /** The current line, redacted where needed. */
+  readonly line: ReadLine = { buf: Buffer.alloc(0), s: 0, e: 0 };
+  /** The current line's shape (lines without a header only) and indentation. */
+  readonly shape: LineShape = { shape: 0, severity: Severity.Info };
+  indent = 0;
+  /** Whether the current line carries the input's header. */
+  isHeader = false;
+  /** For a Start line without a header: the severity its form carries, if it opens a record. */
+  opener: Severity | undefined;
+  readonly #info: FormatInfo;
+  #prefix = '';
+  /** The current line's prefix had terminal colours, taken out of it. */
+  #coloured = false;
+  // The previous non-blank line.
+  #beforeIndent = -1;
+  #beforeShape = 0;
+  #beforeAnnounces = false;
+  #beforeErrorHeader = false;
+  /** The previous non-blank line's first bytes (latin1). */
+  #beforeText = '';
+  // The open record.
+  #open = false;
+  /** Lines indented deeper than this continue the record. */
+  #threshold = 0;
+  #trace = false;
+
+  constructor(info: FormatInfo) {
+    this.#info = info;
+    this.parser = new LineParser(info);
+  }
+
+  /** Forgets what came before: the next line starts a record (a chunk's first line). */
+  reset(): void {
+    this.#open = false;
+    this.#beforeIndent = -1;
+    this.#beforeShape = 0;
+    this.#beforeAnnounces = false;
+    this.#beforeErrorHeader = false;
+    this.#beforeText = '';
+  }
+
+  /** Reads bytes [s, e) of buf (one line without its newline) and classifies it. */
+  read(buf: Buffer, s: number, e: number): LineClass {
+    this.#take(buf, s, e);
+    const line = this.line;
+    const indent = this.#prefix.length === 0 || this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
+    if (indent < 0) {
+      this.indent = -1;
+      this.shape.shape = 0;
+      return this.#open ? LineClass.Continue : LineClass.Orphan;
+    }
+    const prefix = this.#prefix;
+    const info = this.#info;
+    if ((info.format === 'logshow' || info.format === 'logshow-compact') && isLogShowFrame(prefix)) {
+      this.#open = false;
+      return LineClass.Skip;
+    }
+    this.opener = undefined;
+    this.shape.shape = 0;
+    this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
+    let cls: LineClass;
+    if (this.isHeader) {
+      this.indent = 0;
+      cls = LineClass.Start;
+    } else {
+      this.indent = indent;
+      const shape = shapeOf(prefix, indent, this.shape).shape;
+      cls = !this.#open ? LineClass.Start : info.strict || isBarePrefixOf(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
+      if (cls === LineClass.Start) {
+        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
+        this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
+      }
+    }
+    if (cls === LineClass.Start) {
+      // A plain line that steps back out of an indented block (`4 !== 3` inside a test
+      // runner's failure report) keeps the block's threshold: the lines indented as the
+      // block's records were still start records. Such a line is no place to cut.
+      const stepsOut = this.#open && !this.isHeader && this.opener === undefined && this.indent < this.#beforeIndent;
+      this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
+      this.#open = true;
+      this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
+    } else if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) {
+      this.#trace = true;
+    }
+    this.#beforeIndent = this.indent;
+    this.#beforeShape = this.shape.shape;
+    this.#beforeAnnounces = announces(line.buf, line.s, line.e);
+    this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
+    this.#beforeText = prefix;
+    return cls;
+  }
+
+  /**
+   * Whether the line at bytes [s, e) must start a record, whatever record came before it:
+   * a place where the input can be cut into chunks read apart. `before` is the previous
+   * non-blank line, if any (its end decides whether it announces more).
+   */
+  isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
+    let beforeAnnounces = false;
+    let beforeIndent = 0;
+    let beforeText = '';
+    if (before !== undefined) {
+      this.#take(before.buf, before.s, before.e);
+      beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
+      beforeIndent = indentOf(this.line.buf, this.line.s, this.line.e);
+      beforeText = this.#prefix;
+    }
+    this.#take(buf, s, e);
+    const line = this.line;
+    const indent = this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
+    if (indent < 0) return false;
+    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
+    if (this.#info.strict || isBarePrefixOf(this.#prefix, beforeText)) return false;
+    const shape = shapeOf(this.#prefix, indent, this.shape).shape;
+    if (shape & DEPENDS_ON_RECORD) return false;
+    if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
+    return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
+  }
+
+  /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
+  textOf(buf: Buffer, s: number, e: number): string {
+    this.#take(buf, s, e);
+    return this.line.buf.toString('utf8', this.line.s, this.line.e);
+  }
+
+  /** A frame of the program's own code (not its language runtime's or a package's). */
+  isOwnFrame(): boolean {
+    return !isRuntimeFrame(this.#prefix);
+  }
+
+  #classify(shape: number, indent: number): LineClass {
+    if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
+    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain ? LineClass.Continue : LineClass.Start;
+    if (shape & Shape.Exception) {
+      const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
+      return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
+    }
+    if (shape & Shape.TraceMark && this.#trace) return LineClass.Continue;
+    // An opener starts a record even when indented (test runners indent theirs), but not
+    // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
+    if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
+    if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
+    if (indent > this.#threshold) return LineClass.Continue;
+    if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
+    return LineClass.Start;
+  }
+
+  /** The line as it is read: redacted where the screen says it may hold a secret. */
+  #take(buf: Buffer, s: number, e: number): void {
+    const line = this.line;
+    this.#coloured = false;
+    if (mayNeedRedaction(buf, s, e)) {
+      const text = buf.toString('utf8', s, e);
+      const clean = buf[s] === 123 /* { */ ? redactJsonLine(text) : redact(text);
+      if (clean !== text) {
+        const bytes = Buffer.from(clean, 'utf8');
+        line.buf = bytes;
+        line.s = 0;
+        line.e = bytes.length;
+        this.#prefix = this.#uncoloured(latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES)));
+        return;
+      }
+    }
+    line.buf = buf;
+    line.s = s;
+    line.e = e;
+    this.#prefix = this.#uncoloured(latin1(buf, s, Math.min(e, s + PREFIX_BYTES)));
+  }
+
+  /** Shapes are read without terminal colours (vitest and others colour even when piped). */
+  #uncoloured(prefix: string): string {
+    if (!prefix.includes('\x1b') && !prefix.includes('^[[')) return prefix;
+    this.#coloured = true;
+    return prefix.replace(ANSI, '');
+  }
+}
+
+/**
+ * A line that is only the first word or two of the line before it (`npm error` after
+ * `npm error code EUSAGE`): the blank line of a message its writer prefixes line by line.
+ */
+function isBarePrefixOf(line: string, before: string): boolean {
+  const text = line.trimEnd();
+  if (text.length === 0 || text.length > 24 || before.length <= text.length) return false;
+  return before.startsWith(text) && (before.charCodeAt(text.length) === 32 || before.charCodeAt(text.length) === 9);
+}
+
+/**
+ * A JSON log line, redacted as text and then string by string once decoded: a secret
+ * quoted inside a JSON string (`"value=\\"x\\""`) shows its shape only unescaped. The line
+ * comes back compact where a decoded string changed.
+ */
+const MAX_JSON_DEPTH = 32;
+
+function redactJsonLine(text: string): string {
+  const redacted = redact(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(redacted);
+  } catch {
+    return redacted;
+  }
+  let changed = false;
+  // Nesting past MAX_JSON_DEPTH is left as the text redaction left it: no recursion on input size.
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      const r = redact(v);
+      if (r !== v) changed = true;
+      return r;
+    }
+    if (depth >= MAX_JSON_DEPTH) return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth + 1)]));
+    return v;
+  };
+  const clean = walk(value, 0);
+  return changed ? JSON.stringify(clean) : redacted;
+}

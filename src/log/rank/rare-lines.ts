@@ -1,0 +1,115 @@
+import type { GroupStat } from '../model/partial.js';
+import type { RareReason } from '../model/result.js';
+import { Severity } from '../model/severity.js';
+import { clip } from '../../core/text.js';
+
+/**
+ * The rare line that explains a burst: a group of one or a few records that comes shortly
+ * before a burst of errors begins, and would otherwise be left out (a config reload that
+ * shrank a pool, minutes before the pool timeouts start). Found on the merged groups, so
+ * the answer does not depend on chunking; a bounded number of slots.
+ */
+
+/** At most this many rare groups are shown, beyond the ranked ones. */
+export const RARE_SLOTS = 3;
+/** A group of at most this many records is rare. */
+const MAX_RARE_RECORDS = 3;
+/** A burst: an error or fault group of at least this many records that begins after the log does. */
+const MIN_BURST_RECORDS = 5;
+/** How far before a burst's first line a rare line may lie: in time where both have times, else in lines. */
+const WINDOW_MS = 15 * 60 * 1000;
+const WINDOW_LINES = 20_000;
+/** A word shared with the burst counts when it is this long and in few groups' templates. */
+const MIN_WORD_CHARS = 4;
+const MAX_WORD_SHARE = 0.05;
+const BURST_CHARS = 60;
+
+export interface RareGroup {
+  group: GroupStat;
+  reason: RareReason;
+}
+
+/**
+ * The rare groups worth a slot, for the bursts among `shown` (in rank order): at most
+ * RARE_SLOTS, best first (sharing words with the burst, then nearest before it).
+ */
+export function findRareLines(shown: GroupStat[], rest: GroupStat[], all: GroupStat[]): RareGroup[] {
+  const bursts = shown
+    .map((g, rank) => ({ g, rank }))
+    .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1);
+  if (bursts.length === 0) return [];
+  const share = wordShare(all);
+  const candidates: { group: GroupStat; reason: RareReason; score: number; distance: number }[] = [];
+  for (const c of rest) {
+    if (c.records > MAX_RARE_RECORDS) continue;
+    let best: { reason: RareReason; score: number; distance: number } | undefined;
+    for (const { g: burst, rank } of bursts) {
+      if (c.lastLine >= burst.firstLine) continue;
+      const gap = leadOf(c, burst);
+      if (gap === undefined) continue;
+      const shared = sharedWords(c, burst, share);
+      const score = shared.length;
+      if (best === undefined || score > best.score || (score === best.score && gap.distance < best.distance)) {
+        best = { reason: { beforeRank: rank + 1, burst: clip(burst.template, BURST_CHARS), burstRecords: burst.records, lead: gap.text, shared }, score, distance: gap.distance };
+      }
+    }
+    if (best !== undefined) candidates.push({ group: c, ...best });
+  }
+  candidates.sort((a, b) => b.score - a.score || a.distance - b.distance || a.group.firstLine - b.group.firstLine);
+  // Nearness alone is weak evidence: without a shared word only the line just before a burst counts.
+  return candidates
+    .filter((c) => c.score > 0 || c.distance <= 1)
+    .slice(0, RARE_SLOTS)
+    .map(({ group, reason }) => ({ group, reason }));
+}
+
+/** How far before the burst, and a rank for nearness (0 nearest), or undefined when too far. */
+function leadOf(c: GroupStat, burst: GroupStat): { text: string; distance: number } | undefined {
+  const before = parseTime(c.lastTime);
+  const after = parseTime(burst.firstTime);
+  if (before !== undefined && after !== undefined && after >= before) {
+    const ms = after - before;
+    if (ms > WINDOW_MS) return undefined;
+    return { text: ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`, distance: burst.firstLine - c.lastLine };
+  }
+  const lines = burst.firstLine - c.lastLine;
+  if (lines > WINDOW_LINES) return undefined;
+  return { text: `${lines} ${lines === 1 ? 'line' : 'lines'}`, distance: lines };
+}
+
+const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?(?:[.,](\d{1,9}))?\s?(Z|[+-]\d\d:?\d\d)?/;
+
+/** Milliseconds for ISO-like times (the zone, where missing, taken as the same for both). */
+export function parseTime(text: string): number | undefined {
+  const m = ISO.exec(text);
+  if (m === null) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), Math.floor(Number(`0.${frac ?? '0'}`) * 1000));
+  if (zone === undefined || zone === 'Z') return ms;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.replace(':', '');
+  return ms - sign * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5))) * 60_000;
+}
+
+const wordsOf = (text: string): Set<string> =>
+  new Set(
+    text
+      .split(/[\s,;()[\]{}"=]+/)
+      .map((w) => w.replace(/^['`]+|['`.:]+$/g, ''))
+      // Words, not numbers, dates or times: two letters at least.
+      .filter((w) => w.length >= MIN_WORD_CHARS && !w.startsWith('<') && /[A-Za-z].*[A-Za-z]/.test(w)),
+  );
+
+/** For each word of the templates, how many groups' templates hold it. */
+function wordShare(all: GroupStat[]): { count: Map<string, number>; most: number } {
+  const count = new Map<string, number>();
+  for (const g of all) for (const w of wordsOf(g.template)) count.set(w, (count.get(w) ?? 0) + 1);
+  // Distinctive: in the two groups at hand and few others.
+  return { count, most: Math.max(2, Math.floor(MAX_WORD_SHARE * all.length)) };
+}
+
+/** Distinctive words of the rare group's example that the burst's example holds too. */
+function sharedWords(c: GroupStat, burst: GroupStat, share: { count: Map<string, number>; most: number }): string[] {
+  const theirs = wordsOf(burst.example);
+  return [...wordsOf(c.example)].filter((w) => theirs.has(w) && (share.count.get(w) ?? 0) <= share.most).sort();
+}

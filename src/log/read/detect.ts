@@ -1,0 +1,172 @@
+import { PLAIN, type FormatInfo } from '../model/format.js';
+import { detectLevelColumn } from '../parse/level-column.js';
+import { isLogShowFrame } from '../parse/line-parser.js';
+import { matchTimestampAt, type TimestampMatch } from '../parse/timestamp.js';
+import { traceKeyOf } from '../parse/trace-id.js';
+
+/** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */
+export const DETECT_BYTES = 64 * 1024;
+const DETECT_LINES = 400;
+
+const LOGSHOW_HEADER = /^Timestamp\s+Thread\s+Type\s+Activity\s+PID(\s+TTL)?/;
+const LOGSHOW_ROW = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}[+-]\d{4}\s+0x[0-9a-f]+\s+[A-Za-z]+\s+0x[0-9a-f]+\s+\d+\s+(\d+\s+)?/;
+const COMPACT_HEADER = /^Timestamp\s+Ty\s+Process\[PID:TID\]/;
+const COMPACT_ROW = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} (?:Df|I |Db|E |F |A |Sd) /;
+const GH_MARKER = /##\[(?:group|endgroup|error|warning|notice|debug|section|command)\]/;
+// `gh run view --log`: job<TAB>step<TAB>, then a timestamp, or nothing where a message continues.
+const GH_RUN_VIEW_PREFIX = /^[^\t]+\t[^\t]*\t/;
+const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
+
+/**
+ * Decides an input's format from its first lines. Whole-file decisions (does a line
+ * without a timestamp continue a record? does log show's TTL column exist?) must not
+ * depend on where chunks fall, so they are made once, here.
+ */
+export function detectFormat(head: string): FormatInfo {
+  const info = detectLayout(head);
+  const traceKey = traceKeyOf(head);
+  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
+  return { ...info, ...(traceKey !== undefined ? { traceKey } : {}), ...(levelColumn !== undefined ? { levelColumn } : {}) };
+}
+
+/**
+ * The level column of the head's records: in a timestamped log, of the lines that start
+ * with a timestamp; otherwise of the lines that start at column 0 (frames and other
+ * indented continuation lines are no records).
+ */
+function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detectLevelColumn> {
+  const m: TimestampMatch = { start: 0, end: 0 };
+  const lines: string[] = [];
+  for (let raw of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    let line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    for (let f = 0; f < info.leadingTabFields; f++) line = line.slice(line.indexOf('\t') + 1);
+    const c = line.charCodeAt(0);
+    if (line.trim() === '' || c === 32 || c === 9) continue;
+    if (info.timestamped) {
+      const pos = c === 60 ? Math.max(0, line.indexOf('>') + 1) : 0;
+      if (!matchTimestampAt(line, pos, m)) continue;
+    }
+    lines.push(line);
+  }
+  return detectLevelColumn(lines);
+}
+
+function detectLayout(head: string): FormatInfo {
+  const lines = head.split('\n', DETECT_LINES + 1);
+  // The last piece may be a cut line unless the head is the whole input; detection copes.
+  let nonEmpty = 0;
+  let logshowRows = 0;
+  let frames = 0;
+  let ttlRows = 0;
+  let compactRows = 0;
+  let jsonRows = 0;
+  let jsonTimed = 0;
+  let logShowJson = 0;
+  let stamped = 0;
+  let ghMarkers = 0;
+  let ghRunView = 0;
+  let ghPrefixed = 0;
+  let bsd = 0;
+  let logshowHeader: RegExpExecArray | null = null;
+  let compactHeader = false;
+  const m: TimestampMatch = { start: 0, end: 0 };
+  for (let raw of lines.slice(0, DETECT_LINES)) {
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    const line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    if (line.trim() === '') continue;
+    nonEmpty++;
+    logshowHeader ??= LOGSHOW_HEADER.exec(line);
+    if (COMPACT_HEADER.test(line)) compactHeader = true;
+    if (isLogShowFrame(line)) frames++;
+    const row = LOGSHOW_ROW.exec(line);
+    if (row) {
+      logshowRows++;
+      if (row[1] !== undefined) ttlRows++;
+    }
+    if (COMPACT_ROW.test(line)) compactRows++;
+    if (line.charCodeAt(0) === 123 && looksLikeJsonObject(line)) {
+      jsonRows++;
+      if (/"(?:time|timestamp|@timestamp|ts|t|date|__REALTIME_TIMESTAMP)"\s*:/.test(line)) jsonTimed++;
+      if (/"messageType"\s*:/.test(line) && /"eventMessage"\s*:/.test(line)) logShowJson++;
+    }
+    if (GH_MARKER.test(line)) ghMarkers++;
+    if (GH_RUN_VIEW_PREFIX.test(line)) {
+      ghPrefixed++;
+      if (GH_RUN_VIEW.test(line)) ghRunView++;
+    }
+    let pos = 0;
+    if (line.charCodeAt(0) === 60) pos = Math.max(0, line.indexOf('>') + 1);
+    if (matchTimestampAt(line, pos, m)) {
+      stamped++;
+      if (/^[A-Z][a-z]{2} /.test(line.slice(m.start))) bsd++;
+    }
+  }
+  if (nonEmpty === 0) return PLAIN;
+  const share = (n: number): number => n / nonEmpty;
+  // Rows, or rows with log show's own header and footer lines around them.
+  if (logshowHeader !== null || (logshowRows >= 1 && share(logshowRows + frames) >= 0.5) || (logshowRows >= 1 && logshowRows >= stamped * 0.8)) {
+    const hasTtl = logshowHeader !== null ? logshowHeader[1] !== undefined : ttlRows >= logshowRows * 0.9;
+    return { format: 'logshow', label: 'log show (default style)', timestamped: true, strict: true, hasTtl, leadingTabFields: 0 };
+  }
+  if (compactHeader || (compactRows >= 1 && share(compactRows + frames) >= 0.5) || (compactRows >= 1 && compactRows >= stamped * 0.8)) {
+    return { format: 'logshow-compact', label: 'log show (compact style)', timestamped: true, strict: true, hasTtl: false, leadingTabFields: 0 };
+  }
+  if (share(jsonRows) >= 0.5) {
+    if (logShowJson >= jsonRows * 0.9) {
+      return { format: 'logshow-json', label: 'log show (ndjson style)', timestamped: true, strict: false, hasTtl: false, leadingTabFields: 0 };
+    }
+    return { format: 'json', label: 'JSON lines log', timestamped: jsonTimed >= jsonRows * 0.9, strict: false, hasTtl: false, leadingTabFields: 0 };
+  }
+  if (ghRunView >= 2 && share(ghPrefixed) >= 0.8) {
+    return { format: 'timestamped', label: 'GitHub Actions (gh run view)', timestamped: true, strict: true, hasTtl: false, leadingTabFields: 2 };
+  }
+  // A timestamp on a fifth of the lines (stack traces can fill the rest) makes it a timestamped log.
+  if (stamped >= 2 && share(stamped) >= 0.2) {
+    const label = ghMarkers > 0 ? 'GitHub Actions' : bsd >= stamped / 2 ? 'syslog' : 'timestamped log';
+    // The Actions runner stamps every line it is given: a line without a stamp is part of a message.
+    return { format: 'timestamped', label, timestamped: true, strict: ghMarkers > 0, hasTtl: false, leadingTabFields: 0 };
+  }
+  return PLAIN;
+}
+
+function looksLikeJsonObject(line: string): boolean {
+  const t = line.trimEnd();
+  if (!t.endsWith('}')) return false;
+  try {
+    const v: unknown = JSON.parse(t);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chunks of one input, each with the input's format: the first chunks are held until
+ * DETECT_BYTES have come (or the input ends), the format is decided from exactly those
+ * bytes by `decide`, and then everything flows through. Whatever the chunk size, the
+ * decision sees the same bytes.
+ */
+export async function* withFormat(
+  chunks: AsyncIterable<Buffer>,
+  decide: (head: Buffer) => FormatInfo,
+): AsyncGenerator<{ info: FormatInfo; chunk: Buffer }> {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let info: FormatInfo | undefined;
+  for await (const chunk of chunks) {
+    if (info !== undefined) {
+      yield { info, chunk };
+      continue;
+    }
+    head.push(chunk);
+    headBytes += chunk.length;
+    if (headBytes < DETECT_BYTES) continue;
+    info = decide(Buffer.concat(head).subarray(0, DETECT_BYTES));
+    for (const c of head.splice(0)) yield { info, chunk: c };
+  }
+  if (info === undefined && head.length > 0) {
+    info = decide(Buffer.concat(head).subarray(0, DETECT_BYTES));
+    for (const c of head) yield { info, chunk: c };
+  }
+}

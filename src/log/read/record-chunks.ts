@@ -1,0 +1,117 @@
+import type { FormatInfo } from '../model/format.js';
+import { RecordReader, type ReadLine } from '../parse/records.js';
+
+const NEWLINE = 10;
+const CR = 13;
+
+/**
+ * A record longer than this is cut, at the first line that starts this far past the
+ * record's first line (its continuation lines then read as records of their own). Memory
+ * stays bounded whatever the input, and where the cut falls depends on the input alone.
+ */
+export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+export interface RecordChunkStats {
+  /** Records cut at MAX_RECORD_BYTES here (condenseChunk counts those it cuts itself). */
+  cutRecords: number;
+}
+
+/**
+ * Re-cuts an input's chunks of whole lines so that each chunk starts where a record must
+ * start (records.ts, `isRecordStart`): no record crosses chunks, so each chunk is read
+ * alone and the result does not depend on where chunks were cut. The lines after a
+ * chunk's last record start wait for the next chunk; only the few lines near each cut are
+ * read here.
+ */
+export async function* recordChunks(
+  chunks: AsyncIterable<{ info: FormatInfo; chunk: Buffer }>,
+  stats: RecordChunkStats,
+): AsyncGenerator<{ info: FormatInfo; chunk: Buffer }> {
+  let reader: RecordReader | undefined;
+  let info: FormatInfo | undefined;
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
+  /** The last non-blank line of the carry, copied: what the next chunk's first line follows. */
+  let carryLast: ReadLine | undefined;
+  const flush = (extra?: Buffer): Buffer => {
+    const parts = extra === undefined ? carry : [...carry, extra];
+    const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    carry = [];
+    carryBytes = 0;
+    return out;
+  };
+  for await (const item of chunks) {
+    info ??= item.info;
+    reader ??= new RecordReader(info);
+    const chunk = item.chunk;
+    const cut = lastRecordStart(reader, chunk, carryLast, carryBytes > 0);
+    if (cut >= 0) {
+      // Something comes before the cut (lastRecordStart sees to it): the records up to it go.
+      yield { info, chunk: flush(cut > 0 ? chunk.subarray(0, cut) : undefined) };
+      carry = [chunk.subarray(cut)];
+      carryBytes = chunk.length - cut;
+    } else {
+      carry.push(chunk);
+      carryBytes += chunk.length;
+    }
+    carryLast = lastNonBlank(chunk) ?? carryLast;
+    // The carry is one record so far: past MAX_RECORD_BYTES it is cut where condenseChunk
+    // would cut it, which keeps memory bounded.
+    while (carryBytes > MAX_RECORD_BYTES) {
+      const all = flush();
+      const nl = all.indexOf(NEWLINE, MAX_RECORD_BYTES - 1);
+      if (nl < 0 || nl + 1 >= all.length) {
+        carry = [all];
+        carryBytes = all.length;
+        break;
+      }
+      stats.cutRecords++;
+      yield { info, chunk: all.subarray(0, nl + 1) };
+      carry = [all.subarray(nl + 1)];
+      carryBytes = all.length - nl - 1;
+    }
+  }
+  if (carryBytes > 0 && info !== undefined) yield { info, chunk: flush() };
+}
+
+/**
+ * The offset of the last line of `chunk` that must start a record, scanning back from
+ * its end; -1 when none does. The chunk's first line counts only when something comes
+ * before it (`hasBefore`): an input's first line is no place to cut.
+ */
+function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLine | undefined, hasBefore: boolean): number {
+  let end = chunk.length;
+  if (end > 0 && chunk[end - 1] === NEWLINE) end--;
+  while (end >= 0) {
+    const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
+    const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
+    if (s === 0 && !hasBefore) return -1;
+    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast)) return s;
+    if (s === 0) return -1;
+    end = s - 1;
+  }
+  return -1;
+}
+
+function isBlank(b: Buffer, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (b[i] !== 32 && b[i] !== 9 && b[i] !== CR) return false;
+  return true;
+}
+
+/** The non-blank line that ends before offset `at` of chunk, if the chunk holds one. */
+function nonBlankBefore(chunk: Buffer, at: number): ReadLine | undefined {
+  let end = at - 1;
+  while (end >= 0) {
+    const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
+    const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
+    if (!isBlank(chunk, s, e)) return { buf: chunk, s, e };
+    if (s === 0) return undefined;
+    end = s - 1;
+  }
+  return undefined;
+}
+
+function lastNonBlank(chunk: Buffer): ReadLine | undefined {
+  const line = nonBlankBefore(chunk, chunk.length > 0 && chunk[chunk.length - 1] === NEWLINE ? chunk.length : chunk.length + 1);
+  return line === undefined ? undefined : { buf: Buffer.from(line.buf.subarray(line.s, line.e)), s: 0, e: line.e - line.s };
+}

@@ -1,8 +1,0 @@
-/**
- * 12,345: thousands separators without Intl, whose first use loads ICU data (about 20 ms,
- * a tenth of a small CLI run).
- */
-export function formatCount(n: number): string {
-  const s = String(n);
-  return Number.isInteger(n) && Math.abs(n) >= 1000 ? s.replace(/\B(?=(\d{3})+$)/g, ',') : s;
-}
