@@ -131,7 +131,11 @@ function measure(lines: readonly string[], fn: Measured, forSeconds = seconds): 
 /** The best of three alternating rounds of each function: a busy machine slows a round, not one of them. */
 function measureAlternating(lines: readonly string[], fns: readonly Measured[]): number[] {
   const best = fns.map(() => 0);
-  for (let round = 0; round < 3; round++) fns.forEach((fn, k) => (best[k] = Math.max(best[k]!, measure(lines, fn, seconds / 3))));
+  for (let round = 0; round < 3; round++) {
+    fns.forEach((fn, k) => {
+      best[k] = Math.max(best[k]!, measure(lines, fn, seconds / 3));
+    });
+  }
   return best;
 }
 
