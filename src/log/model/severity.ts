@@ -85,17 +85,28 @@ export function fromLevelWord(word: string): Severity | undefined {
 // Used only when a line declares no level: the words a human would scan for.
 const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|out of memory|oom-kill)/i;
 const ERROR_WORDS =
-  /\b(?:errors?|exception|fail(?:ed|ure|s|ing)?|traceback|denied|refused|abort(?:ed)?|unhandled|cannot|can't|unable to|timed? ?out|no such file or directory|command not found|(?:exit(?:ed)?|finished|returned|terminated) with (?:status|code|exit code) [1-9]\d*|exit (?:status|code) [1-9]\d*)\b/i;
+  /\b(?:errors?|exception|fail(?:ed|ures?|s|ing)?|traceback|denied|refused|abort(?:ed)?|unhandled|cannot|can't|unable to|timed? ?out|no such file or directory|command not found|(?:exit(?:ed)?|finished|returned|terminated) with (?:status|code|exit code) [1-9]\d*|exit (?:status|code) [1-9]\d*)\b/i;
 const WARNING_WORDS = /\b(?:warn(?:ing)?s?|deprecated|retry(?:ing)?)\b/i;
 
 // One pass that rules out most lines before the three family tests run.
 const ANY_WORD =
   /fatal|panic|critical|emerg|segfault|segmentation|core dumped|out of memory|oom-kill|err|exception|fail|traceback|denied|refused|abort|unhandled|cannot|can't|unable to|timed|time out|warn|deprecated|retry|no such file|not found|exit|with status|with code/i;
 
+/**
+ * What says nothing went wrong though it holds such a word: a count of none (`0 failed`,
+ * `# fail 0`, `Errors: 0`, `failed=0`, `no errors`) and a path (`rootdir: /src/pytest-fail`,
+ * `https://host/api/errors`). Taken out before a word decides a severity.
+ */
+const NO_TROUBLE =
+  /\b(?:0|no|zero)\s+(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?|problems?)\b|\b(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?)\s*[:=]?\s*0\b(?![.,]\d)|(?:^|(?<=[\s'"(=:[]))(?:~|\.{1,2})?\/[^\s'"()\],]+|[\w.-]+(?:\/[\w.-]+){2,}/gi;
+
 export function fromWords(text: string): Severity {
   if (!ANY_WORD.test(text)) return Severity.Info;
-  if (CRITICAL_WORDS.test(text)) return Severity.Critical;
-  if (ERROR_WORDS.test(text)) return Severity.Error;
-  if (WARNING_WORDS.test(text)) return Severity.Warning;
+  // Rarely needed: only a line that matched a family's words is read again without them.
+  let plain: string | undefined;
+  const holds = (words: RegExp): boolean => words.test(text) && words.test((plain ??= text.replace(NO_TROUBLE, ' ')));
+  if (holds(CRITICAL_WORDS)) return Severity.Critical;
+  if (holds(ERROR_WORDS)) return Severity.Error;
+  if (holds(WARNING_WORDS)) return Severity.Warning;
   return Severity.Info;
 }
