@@ -137,7 +137,7 @@ export class RecordReader {
     } else {
       this.indent = indent;
       const shape = shapeOf(prefix, indent, this.shape).shape;
-      cls = !this.#open ? LineClass.Start : info.strict || isBarePrefixOf(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
+      cls = !this.#open ? LineClass.Start : info.strict || continuesPrefixed(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
@@ -182,7 +182,7 @@ export class RecordReader {
     const indent = this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
-    if (this.#info.strict || isBarePrefixOf(this.#prefix, beforeText)) return false;
+    if (this.#info.strict || continuesPrefixed(this.#prefix, beforeText)) return false;
     const shape = shapeOf(this.#prefix, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
@@ -245,6 +245,26 @@ export class RecordReader {
     this.#coloured = true;
     return prefix.replace(ANSI, '');
   }
+}
+
+/**
+ * A line of a message its writer prefixes line by line with its name and an error level
+ * (`npm error Missing: ...` after `npm error code EUSAGE`), or the bare prefix that is such
+ * a message's blank line. Only errors: a program prints one error message as it ends, but
+ * many warnings, each of its own.
+ */
+function continuesPrefixed(line: string, before: string): boolean {
+  return isBarePrefixOf(line, before) || sharesErrorPrefix(line, before);
+}
+
+const ERROR_PREFIX = /^[\w.@/-]{1,24} (?:error|ERROR|ERR!|fatal|FATAL)(?=[ \t]|$)/;
+
+function sharesErrorPrefix(line: string, before: string): boolean {
+  const m = ERROR_PREFIX.exec(line.trimEnd());
+  if (m === null) return false;
+  const prefix = m[0];
+  const next = before.charCodeAt(prefix.length);
+  return before.startsWith(prefix) && (before.length === prefix.length || next === 32 || next === 9 || next === 13);
 }
 
 /**
