@@ -68,7 +68,7 @@ test('condense_log: the precursor and the continuation lines reach a structuredC
   const r = await call(server.client, 'condense_log', { path: tls });
   t.falsy(r.isError, textOf(r));
   const seen = modelView(r);
-  t.regex(seen, /preceded by: WARNING [^"]*cipher downgrade, renegotiating TLS[^"]*on the same trace/);
+  t.regex(seen, /preceded by: [^"]*cipher downgrade, renegotiating TLS[^"]*\(warning, [^"]*on the same trace/);
   t.regex(seen, /lines by severity: error \d/);
   within(t, r);
 

@@ -62,3 +62,19 @@ test('buried under 3,000 lines of another program\'s log, every cause still lead
   }
   t.deepEqual(misses, {});
 });
+
+test('printed after a service\'s own recurring errors (a dozen kinds, 2,000 lines), every cause still leads', async (t) => {
+  // A real program that logs the same real failures every round and exits 0: its errors
+  // outnumber any failure printed after it, and rank first.
+  const noiseRun = readFileSync(join(REAL, 'out', 'noisy-service.log'), 'utf8');
+  let noise = '';
+  while (noise.split('\n').length < 2000) noise += noiseRun;
+  const misses: Record<string, string[]> = {};
+  for (const [file, e] of outputs) {
+    const { screen, result } = await firstScreen(noise + readFileSync(join(REAL, file), 'utf8'), 2);
+    t.true(result.groups.slice(0, 5).every((g) => g.late !== undefined || g.severity !== 'info'), file);
+    const m = missing(screen, e.causes);
+    if (m.length > 0) misses[file] = m;
+  }
+  t.deepEqual(misses, {});
+});

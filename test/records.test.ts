@@ -206,3 +206,74 @@ test('an input that fits one screen comes back whole, redacted and numbered; a l
   const large = await condense(mixedLog(100));
   t.is(large.whole, undefined);
 });
+
+test('a small input is shown whole only when its numbered lines fit one screen (4 KB)', async (t) => {
+  // 2.9 KB read, but 600 numbered lines render past 4 KB: the groups say more.
+  const many = await condense('ok\n'.repeat(600).slice(0, 2900));
+  t.truthy(many.whole, 'small enough to be kept whole');
+  t.false(renderLogText(many, 10_000).includes('here it is whole'));
+  const few = await condense('starting\ndone\n');
+  t.true(renderLogText(few, 10_000).includes('here it is whole'));
+});
+
+test('a count of none is no error, nor is a word inside a path; a count of some is', async (t) => {
+  const lines: [string, string][] = [
+    ['Tests run: 5, Failures: 0, Errors: 0, Skipped: 0', 'info'],
+    ['# fail 0', 'info'],
+    ['localhost : ok=3 changed=0 unreachable=0 failed=0', 'info'],
+    ['Found 0 errors. Watching for file changes.', 'info'],
+    ['no errors, no warnings', 'info'],
+    ['rootdir: /tmp/build/pytest-fail', 'info'],
+    ['GET https://ci.example.test/api/errors/recent 200', 'info'],
+    ['Tests run: 5, Failures: 1, Errors: 0, Skipped: 0', 'error'],
+    ['3 failed, 7 passed in 0.88s', 'error'],
+    ['errors: 2', 'error'],
+    ['cannot open /var/lib/app/fail.db', 'error'],
+  ];
+  for (const [line, severity] of lines) {
+    const r = await condense(`${line}\n`);
+    t.is(r.groups[0]?.severity as string | undefined, severity, line);
+  }
+});
+
+test('a program\'s error line after a line that announces more is a record of its own, with its level', async (t) => {
+  const text = [
+    '2026-12-01 10:00:00,001 INFO build: compiling:',
+    'gcc: error: main.c: No such file or directory',
+    '2026-12-01 10:00:01,001 INFO build: next step:',
+    'src/app.c:3:10: fatal error: config.h: No such file or directory',
+    '2026-12-01 10:00:02,001 INFO build: cargo says:',
+    'error[E0308]: mismatched types',
+    '2026-12-01 10:00:03,001 INFO build: lint:',
+    'eslint: warning: 3 rules are deprecated',
+    '',
+  ].join('\n');
+  const r = await condense(text);
+  t.is(find(r, 'gcc: error: main.c')?.severity, 'error');
+  t.is(find(r, 'fatal error: config.h')?.severity, 'critical');
+  t.is(find(r, ']: mismatched types')?.severity, 'error');
+  t.is(find(r, 'eslint: warning')?.severity, 'warning');
+  t.is(r.linesBySeverity.info, 4, 'the INFO lines keep only their own line');
+});
+
+test('npm\'s error message, every line prefixed `npm error`, is one record; its warnings stay apart', async (t) => {
+  const npm = await condense(real('npm-ci-mismatch.log'));
+  t.is(npm.totals.records, 1);
+  t.is(npm.groups[0]!.template, 'npm error code EUSAGE');
+  t.true(npm.groups[0]!.exampleMore.some((l) => l.startsWith('npm error Missing: ms@2.1.3 from lock file')));
+  const warn = await condense('npm warn deprecated inflight@1.0.6: leaks memory\nnpm warn deprecated glob@7.2.3: no longer supported\nnpm error code E404\nnpm error 404 Not Found - GET https://registry.example.test/x\n');
+  t.is(warn.totals.records, 3);
+});
+
+test('the header says how many groups are printed when the text budget cuts, and says why', async (t) => {
+  const r = await condense(real('noisy-service.log') + real('pytest-fail.log'), { top: 30 });
+  t.true(r.groups.length >= 20);
+  for (const budget of [2500, 4000, 6000]) {
+    const text = renderLogText(r, budget);
+    t.true(text.length <= budget, `${text.length} <= ${budget}`);
+    const printed = (text.match(/^#\d+ /gm) ?? []).length;
+    const said = Number(/showing (\d+)/.exec(text)![1]);
+    t.is(said, printed, text.split('\n')[1]);
+    t.regex(text, new RegExp(`\\(${r.groups.length - printed} more of the ${r.groups.length} groups chosen left out to stay within`));
+  }
+});

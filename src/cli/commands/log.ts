@@ -8,7 +8,7 @@ import { condenseLog, condenseLogToPartial } from '../../log/index.js';
 import { writePartial } from '../../log/merge/partial-io.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import type { CondenseLogOptions } from '../../log/options.js';
-import { renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
+import { formatBytes, renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
 import { defaultThreadCount, WorkerPool } from '../../pipeline/worker-pool.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
@@ -122,6 +122,6 @@ export const runLog: CommandRunner = async (args, io) => {
 
 function render(result: CondenseResult, json: boolean): string {
   if (json) return JSON.stringify(result, null, 2);
-  if (result.kind === 'crash') return `read ${result.read.bytes} bytes from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`;
+  if (result.kind === 'crash') return `read ${formatBytes(result.read.bytes)} from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`;
   return renderLogText(result, TEXT_BYTES);
 }

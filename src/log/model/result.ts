@@ -32,6 +32,8 @@ export interface ShownGroup {
   precursor?: Precursor;
   /** A rare group shown for the burst it comes shortly before (ranking would leave it out). */
   rare?: RareReason;
+  /** An error group shown first because it begins after every first-ranked group has ended: what the run ended with. */
+  late?: LateReason;
   /** What its placeholders held, where they held few values: `status=<NUM>` 503 x40, 502 x7. */
   values?: ShownValues[];
 }
@@ -57,6 +59,11 @@ export interface RareReason {
   lead: string;
   /** Words it shares with the burst's example (`'orders-ro'`), the strongest evidence. */
   shared: string[];
+}
+
+export interface LateReason {
+  /** The last line of the first-ranked groups begun before it: the group begins after it. */
+  after: number;
 }
 
 /** One placeholder's values as shown: the most frequent, and how many others. */

@@ -3,6 +3,7 @@ import type { InputRead, LogRead, LogResult, ShownGroup, SeverityCount } from '.
 import { SEVERITIES, severityName, type SeverityName } from '../model/severity.js';
 import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
+import { findLateErrors } from './late-errors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
 import { foldEnums, type WordMerge } from '../group/word-variables.js';
@@ -26,13 +27,17 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: 
   const representative = new Map(byWords);
   for (const [key, rep] of representative) representative.set(key, byEnum.get(rep) ?? rep);
   for (const [key, rep] of byEnum) if (!representative.has(key)) representative.set(key, rep);
+  // The errors the run ends with come first when ranking puts them past the first screen.
+  const late = top > 0 ? findLateErrors(all, read.tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines) : [];
+  const lateAfter = new Map(late.map((l) => [l.group, l.after]));
+  const lateSet = new Set(lateAfter.keys());
   const ranked = all.slice(0, top);
   // The rare line before a burst, which ranking leaves out, is shown right after the burst.
-  const rare = findRareLines(ranked, all.slice(top), all);
+  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateSet.has(g)), all);
   const rareOf = new Map(rare.map((r) => [r.group, r.reason]));
-  const shown: GroupStat[] = [];
+  const shown: GroupStat[] = [...lateSet];
   ranked.forEach((g, i) => {
-    shown.push(g);
+    if (!lateSet.has(g)) shown.push(g);
     for (const r of rare) if (r.reason.beforeRank === i + 1) shown.push(r.group);
   });
   const rankOf = new Map(all.map((g, i) => [g, i]));
@@ -76,7 +81,12 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: 
       const s = withInputs(toShown(g, rankOf.get(g)!), g, read.inputs);
       const precursor = precursors.get(g.key);
       const reason = rareOf.get(g);
-      return { ...s, ...(precursor !== undefined ? { precursor } : {}), ...(reason !== undefined ? { rare: reason } : {}) };
+      return {
+        ...s,
+        ...(precursor !== undefined ? { precursor } : {}),
+        ...(reason !== undefined ? { rare: reason } : {}),
+        ...(lateAfter.has(g) ? { late: { after: lateAfter.get(g)! } } : {}),
+      };
     }),
     omitted: {
       groups: all.length - shown.length,

@@ -2,12 +2,14 @@ import type { LogResult, ShownGroup } from '../model/result.js';
 import { SEVERITIES } from '../model/severity.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { afterTokens, headerTokenCount } from '../parse/header.js';
-import { clip, formatCount } from '../../core/text.js';
+import { clip, countOf, formatCount } from '../../core/text.js';
 
 /** Of a template or an example, this much of the message is shown; the header before it is cut first. */
 const MESSAGE_CHARS = 300;
 const HEADER_CHARS = 60;
 const CONTINUATION_CHARS = 240;
+/** A small input is shown whole when its numbered lines fit one screen. */
+const WHOLE_BYTES = 4 * 1024;
 
 const n = formatCount;
 /** Tabs as spaces: the layout is ours. */
@@ -29,56 +31,75 @@ export function formatBytes(b: number): string {
 export function renderLogText(r: LogResult, budget: number): string {
   const head: string[] = [];
   const names = r.read.inputs.map((i) => i.name).join(', ');
-  head.push(`read ${formatBytes(r.read.bytes)}, ${n(r.read.lines)} lines from ${names} (format: ${r.format})`);
+  head.push(`read ${formatBytes(r.read.bytes)}, ${countOf(r.read.lines, 'line')} from ${names} (format: ${r.format})`);
   const crashes = r.read.crashes?.length ?? 0;
   if (crashes > 0) head.push(`${n(crashes)} of them ${crashes === 1 ? 'is a crash report, shown' : 'are crash reports, shown'} first as ${crashes === 1 ? 'a crash' : 'crashes'}`);
   const notes: string[] = [];
   if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
-  if (r.read.cutLines > 0) notes.push(`${n(r.read.cutLines)} lines of 64 KB or more were cut to 64 KB`);
-  if (r.read.frameLines > 0) notes.push(`${n(r.read.frameLines)} header/footer lines are not log lines`);
+  if (r.read.cutLines > 0) notes.push(`${countOf(r.read.cutLines, 'line')} of 64 KB or more ${r.read.cutLines === 1 ? 'was' : 'were'} cut to 64 KB`);
+  if (r.read.frameLines > 0) notes.push(`${countOf(r.read.frameLines, 'header/footer line')} ${r.read.frameLines === 1 ? 'is not a log line' : 'are not log lines'}`);
   for (const s of r.read.skippedInputs) notes.push(`skipped ${s.name}: ${s.reason}`);
   notes.push(...r.read.notes);
   for (const note of notes) head.push(`note: ${note}`);
-  const rare = r.groups.filter((g) => g.rare !== undefined).length;
-  head.push(
-    `found ${n(r.totals.groups)} groups in ${n(r.totals.records)} records; showing ${r.groups.length - rare}, ranked by severity, then count${rare > 0 ? `, and ${rare} rare ${rare === 1 ? 'group' : 'groups'} for the bursts ${rare === 1 ? 'it precedes' : 'they precede'}` : ''}`,
-  );
+  const foundAt = head.length;
   const sev = SEVERITIES.filter((s) => r.linesBySeverity[s] > 0).map((s) => `${s} ${n(r.linesBySeverity[s])}`);
   if (sev.length > 0) head.push(`lines by severity: ${sev.join(', ')}`);
   if (r.omitted.groups > 0 || r.omitted.overflowLines > 0) {
     const parts = SEVERITIES.flatMap((s) => {
       const c = r.omitted.bySeverity[s];
-      return c === undefined ? [] : [`${s} ${n(c.groups)} groups/${n(c.lines)} lines`];
+      return c === undefined ? [] : [`${s} ${countOf(c.groups, 'group')}/${countOf(c.lines, 'line')}`];
     });
-    head.push(`left out: ${n(r.omitted.groups)} ${r.omitted.groups === 1 ? 'group' : 'groups'}, ${n(r.omitted.lines)} lines (${parts.join('; ')})`);
-    if (r.omitted.overflowLines > 0) head.push(`note: ${n(r.omitted.overflowLines)} lines had templates past the group cap and were counted, not grouped`);
+    head.push(`left out: ${countOf(r.omitted.groups, 'group')}, ${countOf(r.omitted.lines, 'line')} (${parts.join('; ')})`);
+    if (r.omitted.overflowLines > 0) head.push(`note: ${countOf(r.omitted.overflowLines, 'line')} had templates past the group cap and were counted, not grouped`);
   } else {
     head.push('left out: nothing');
   }
 
-  let out = `${head.join('\n')}\n`;
   // A crash is the cause if there is one: it comes before the log's groups.
-  for (const c of r.read.crashes ?? []) out += `\n== crash report ${c.name} (${c.format})\n${renderCrashReport(c.report)}`;
+  let body = '';
+  for (const c of r.read.crashes ?? []) body += `\n== crash report ${c.name} (${c.format})\n${renderCrashReport(c.report)}`;
+  const headWith = (found: string): string => `${[...head.slice(0, foundAt), found, ...head.slice(foundAt)].join('\n')}\n`;
   if (r.whole !== undefined) {
     const whole = renderWhole(r.whole);
-    if (out.length + whole.length <= budget) return `${out}(the input is small: here it is whole, redacted)\n${whole}`;
+    const out = `${headWith(foundLine(r, r.groups))}${body}`;
+    if (whole.length <= WHOLE_BYTES && out.length + whole.length <= budget) return `${out}(the input is small: here it is whole, redacted)\n${whole}`;
   }
   const tail = r.read.tail ?? [];
   if (tail.length > 0) {
     const width = n(tail[tail.length - 1]!.line).length;
-    out += `last lines, as tail shows them:\n${tail.map((l) => `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`).join('')}`;
+    body += `last lines, as tail shows them:\n${tail.map((l) => `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`).join('')}`;
   }
-  let shown = 0;
-  for (const g of r.groups) {
-    const block = renderGroup(g);
-    if (out.length + block.length > budget) break;
-    out += block;
-    shown++;
-  }
-  if (shown < r.groups.length) {
-    out += `\n(${r.groups.length - shown} more of the top ${r.groups.length} left out to stay within ${n(budget)} bytes: ask for JSON or a smaller top)\n`;
-  }
+  // The header says how many groups are printed: as many as fit, the header's own length included.
+  const blocks = r.groups.map((g, i) => {
+    const before = r.groups[i - 1];
+    // The errors the input ends with are said once, before them; the ranked groups after them.
+    if (g.late !== undefined && before?.late === undefined) return `\nthe errors the input ends with, begun after line ${n(g.late.after)} where the groups ranked first end:\n${renderGroup(g)}`;
+    if (g.late === undefined && before?.late !== undefined) return `\nthen the groups by rank:\n${renderGroup(g)}`;
+    return renderGroup(g);
+  });
+  const compose = (k: number): string => {
+    let out = headWith(foundLine(r, r.groups.slice(0, k))) + body + blocks.slice(0, k).join('');
+    if (k < blocks.length) out += `\n(${n(blocks.length - k)} more of the ${n(blocks.length)} groups chosen left out to stay within ${n(budget)} bytes: ask for JSON or a smaller top)\n`;
+    return out;
+  };
+  let k = 0;
+  let size = headWith(foundLine(r, r.groups)).length + body.length;
+  while (k < blocks.length && size + blocks[k]!.length <= budget) size += blocks[k++]!.length;
+  let out = compose(k);
+  while (k > 0 && out.length > budget) out = compose(--k);
   return out;
+}
+
+/** What the header says is shown: the groups printed, ranked ones apart from those shown for a reason. */
+function foundLine(r: LogResult, printed: readonly ShownGroup[]): string {
+  const late = printed.filter((g) => g.late !== undefined).length;
+  const rare = printed.filter((g) => g.rare !== undefined).length;
+  const extras: string[] = [];
+  if (late > 0) extras.push(`the ${late === 1 ? 'error group' : `${late} error groups`} the input ends with first`);
+  if (rare > 0) extras.push(`${rare} rare ${rare === 1 ? 'group' : 'groups'} for the bursts ${rare === 1 ? 'it precedes' : 'they precede'}`);
+  const ranked = printed.length - late - rare;
+  const also = extras.length === 0 ? '' : extras.length === 1 ? `, ${late > 0 ? '' : 'and '}${extras[0]}` : `, ${extras.join(', and ')}`;
+  return `found ${countOf(r.totals.groups, 'group')} in ${countOf(r.totals.records, 'record')}; showing ${n(ranked + late)}, ranked by severity, then count${also}`;
 }
 
 /** Numbered lines, as an editor shows them. */
@@ -107,13 +128,13 @@ function renderGroup(g: ShownGroup): string {
   let s = `\n#${g.rank} ${g.severity.toUpperCase()} x${n(g.count)}${extra}  ${lines}${time}\n`;
   if (g.rare !== undefined) {
     const shared = g.rare.shared.length > 0 ? `, shares ${g.rare.shared.slice(0, 3).map((w) => `'${cell(w, 30)}'`).join(', ')} with it` : '';
-    s += `  rare (${n(g.count)} ${g.count === 1 ? 'record' : 'records'}), ${g.rare.lead} before the burst of #${g.rare.beforeRank} '${g.rare.burst}' (${n(g.rare.burstRecords)} records) begins${shared}\n`;
+    s += `  rare (${countOf(g.count, 'record')}), ${g.rare.lead} before the burst of #${g.rare.beforeRank} '${g.rare.burst}' (${countOf(g.rare.burstRecords, 'record')}) begins${shared}\n`;
   }
   if (g.inputs !== undefined && g.inputCount !== undefined) {
     const list = g.inputs.map((i) => `${i.name} x${n(i.count)}`).join(', ');
     const more = g.inputCount > g.inputs.length ? `, ${n(g.inputCount - g.inputs.length)} more` : '';
     const first = g.firstAt !== undefined ? `; first at ${g.firstAt.name}:${n(g.firstAt.line)}` : '';
-    s += `  in ${n(g.inputCount)} ${g.inputCount === 1 ? 'input' : 'inputs'}: ${list}${more}${first}\n`;
+    s += `  in ${countOf(g.inputCount, 'input')}: ${list}${more}${first}\n`;
   }
   const tokens = g.template.split(/[ \t]+/);
   const headerTokens = headerTokenCount(tokens);
@@ -127,12 +148,13 @@ function renderGroup(g: ShownGroup): string {
   }
   if (g.precursor !== undefined) {
     const p = g.precursor;
-    s += `  preceded by: ${p.severity.toUpperCase()} ${cell(p.template, 100)} (${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
+    // The severity in the brackets: the template often begins with its own level word.
+    s += `  preceded by: ${cell(p.template, 100)} (${p.severity}, ${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
   }
   const exampleMessage = g.exampleTemplateAt < 0 ? 0 : afterTokens(g.example, g.exampleTemplateAt, headerTokens);
   s += `  e.g. ${headerThenMessage(g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
-  if (g.exampleMoreLines > 0) s += `     (${n(g.exampleMoreLines)} more ${g.exampleMoreLines === 1 ? 'line' : 'lines'})\n`;
+  if (g.exampleMoreLines > 0) s += `     (${countOf(g.exampleMoreLines, 'more line', 'more lines')})\n`;
   for (const other of g.also ?? []) s += `  also ${headerThenMessage(other, 0)}\n`;
   return s;
 }
