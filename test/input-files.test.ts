@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CliRun, WISP_BIN, tempDir } from './helpers.js';
 
@@ -44,5 +45,17 @@ test('a FIFO with no writer and a character device are refused at once, naming t
     t.true(r.stderr.includes(`${path} is ${what}`), r.stderr);
     t.regex(r.stderr, /not a regular file/);
     t.regex(r.stderr, /\[WISP_NOT_A_FILE\]/);
+  }
+});
+
+test('a negative, fractional or not-a-number count is a clear WISP_BAD_ARGUMENT error', async (t) => {
+  const log = join(dir, 'count.log');
+  writeFileSync(log, '2024-01-01 ERROR x\n');
+  for (const [flag, value] of [['--top', '-1'], ['--top', 'NaN'], ['--top', '-0'], ['--top', '2.5'], ['--workers', '-3'], ['--top', '-Infinity']] as const) {
+    const r = await runCliWithin(['log', log, flag, value], 20_000);
+    t.is(r.code, 2, r.stderr);
+    t.true(r.stderr.startsWith(`wisp log: ${flag} takes a whole number from `), r.stderr);
+    t.true(r.stderr.includes(value), r.stderr);
+    t.regex(r.stderr, /\[WISP_BAD_ARGUMENT\]\n$/);
   }
 });
