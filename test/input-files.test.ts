@@ -59,3 +59,47 @@ test('a negative, fractional or not-a-number count is a clear WISP_BAD_ARGUMENT 
     t.regex(r.stderr, /\[WISP_BAD_ARGUMENT\]\n$/);
   }
 });
+
+const TEXT = '2024-01-01T10:00:00Z ERROR disk full on /var — ünïcode\n2024-01-01T10:00:01Z INFO retry ok\n';
+
+test('a UTF-16 log (either byte order, with its BOM) is read decoded, and a note says so', async (t) => {
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(TEXT, 'utf16le')]);
+  const be = Buffer.from(le.subarray(2)).swap16();
+  for (const [name, bytes, order] of [['le.log', le, 'little'], ['be.log', Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'big']] as const) {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const r = await runCliWithin(['log', path, '--json'], 60_000);
+    t.is(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    t.is(j.read.lines, 2);
+    t.true(j.groups.some((g: { example: string }) => g.example === '2024-01-01T10:00:00Z ERROR disk full on /var — ünïcode'), r.stdout);
+    t.true(j.read.notes.some((n: string) => n.includes(`UTF-16 (${order}-endian)`)), j.read.notes.join('\n'));
+  }
+});
+
+test('UTF-16 split anywhere between chunks, and leading NULs in chunks of their own, decode the same', async (t) => {
+  const { textBytes } = await import('../src/input/text-bytes.js');
+  const bytes = Buffer.concat([Buffer.alloc(3), Buffer.from([0xff, 0xfe]), Buffer.from(TEXT, 'utf16le')]);
+  async function* oneByteAtATime(): AsyncGenerator<Buffer> {
+    for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
+  }
+  const notes: string[] = [];
+  const out: Buffer[] = [];
+  for await (const b of textBytes(oneByteAtATime(), 'x.log', notes)) out.push(b);
+  t.is(Buffer.concat(out).toString('utf8'), TEXT);
+  t.deepEqual(notes, ['x.log is UTF-16 (little-endian): read decoded to UTF-8; its byte counts are of the decoded text', 'x.log starts with 3 NUL bytes: skipped, the text after them was read']);
+});
+
+test('leading NUL bytes do not make a text log binary; the note counts them; NULs inside still do', async (t) => {
+  const path = join(dir, 'preallocated.log');
+  writeFileSync(path, Buffer.concat([Buffer.alloc(70_000), Buffer.from(TEXT)]));
+  const r = await runCliWithin(['log', path], 60_000);
+  t.is(r.code, 0, r.stderr);
+  t.true(r.stdout.includes(`note: ${path} starts with 70000 NUL bytes: skipped, the text after them was read`), r.stdout);
+  t.true(r.stdout.includes('ERROR disk full on /var'));
+  const inside = join(dir, 'inside.log');
+  writeFileSync(inside, Buffer.concat([Buffer.from(TEXT), Buffer.alloc(100), Buffer.from(TEXT)]));
+  const bad = await runCliWithin(['log', inside], 60_000);
+  t.is(bad.code, 2);
+  t.regex(bad.stderr, /WISP_BINARY_INPUT/);
+});

@@ -5,6 +5,7 @@ import { isWispError } from '../core/errors.js';
 import { fileError } from './file-errors.js';
 import { assertRegularFile } from './file-kind.js';
 import { gunzip, isGzip } from './gzip.js';
+import { textBytes } from './text-bytes.js';
 
 /** Something to read log bytes from: a file, stdin, or text handed over inline. */
 export interface LogSource {
@@ -20,8 +21,10 @@ export interface OpenedSource {
   /** Bytes on disk, where known (a gzip file's compressed size). */
   size: number | undefined;
   gzip: boolean;
-  /** The bytes, decompressed; the reader may replace it (to put back a peeked head). */
+  /** The bytes, decompressed, leading NULs skipped, UTF-16 decoded (text-bytes.ts); the reader may replace it (to put back a peeked head). */
   chunks: AsyncIterable<Buffer>;
+  /** What was done to the bytes on the way, filled in once they have been read. */
+  notes?: string[];
 }
 
 /** Read size for files: about a chunk at a time, so the splitter rarely copies. */
@@ -70,7 +73,8 @@ export function fileSource(path: string): LogSource {
         throw isWispError(err) ? err : fileError(path, err, 'a log file');
       }
       const raw = fh.createReadStream({ start: 0, highWaterMark: READ_BYTES });
-      return { size: info.size, gzip, chunks: gzip ? gunzip(raw, path) : raw };
+      const notes: string[] = [];
+      return { size: info.size, gzip, chunks: textBytes(gzip ? gunzip(raw, path) : raw, path, notes), notes };
     },
   };
 }
@@ -85,8 +89,9 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
       }
       const { head, all } = await peek(buffers(), 2);
       const gzip = isGzip(head);
-      const chunks = gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all;
-      return { size: undefined, gzip, chunks };
+      const notes: string[] = [];
+      const chunks = textBytes(gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all, name, notes);
+      return { size: undefined, gzip, chunks, notes };
     },
   };
 }
