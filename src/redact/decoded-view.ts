@@ -19,7 +19,7 @@ const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}/;
 export const ESCAPED_TEXT: Rule = {
   name: 'escaped-text',
   when: [keywords([...'0123456789abcdef'].map((h) => `%${h}`)), keywords(['\\u'])],
-  pattern: /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}/g,
+  pattern: new RegExp(HAS_ESCAPE.source, 'g'),
   replace: (m) => m.text,
 };
 /** A marker in the redacted view (marker.ts builds them). */
