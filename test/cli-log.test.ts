@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { ips309Crash, ips309Truncated } from '../fixtures/crash.js';
+import { ips309Crash, ips309Truncated, ips309WithSecrets } from '../fixtures/crash.js';
 import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
 import { runCli, tempDir, writeTemp } from './helpers.js';
 
@@ -142,4 +142,15 @@ test('--assignments writes LineId,GroupId for every line; continuation lines tak
   const stdin = await runCli(['log', '-', '--assignments', csv], text);
   t.is(stdin.code, 2);
   t.regex(stdin.stderr, /name files, not stdin/);
+});
+
+test('a crash report with --json is redacted: no token, key or email of its exception or termination reason', async (t) => {
+  const { text, secrets } = ips309WithSecrets();
+  const file = writeTemp(dir, 'secrets.ips', text);
+  for (const args of [['log', file, '--json'], ['log', file]]) {
+    const r = await runCli(args);
+    t.is(r.code, 0, r.stderr);
+    t.true(r.stdout.includes('[REDACTED:'), r.stdout);
+    for (const secret of secrets) t.false(r.stdout.includes(secret), `${args.join(' ')}: ${secret}`);
+  }
 });

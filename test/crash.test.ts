@@ -15,6 +15,7 @@ import {
   ips298Jetsam,
   ips309Crash,
   ips309Truncated,
+  ips309WithSecrets,
   macLegacyCrash,
   translatedReport,
   type JsonFrame,
@@ -222,7 +223,7 @@ test('render: Apple frame layout, identity, exception, termination and ASI', (t)
   t.regex(text, /^6\s+\?\?\?\s+0x1234 0x0 \+ 4660$/m);
 });
 
-test('render: secrets in asi and procPath are redacted', (t) => {
+test('parse and render: secrets in asi and procPath are redacted', (t) => {
   const awsKey = 'AKIAIOSFODNN7EXAMPLE';
   const r = parseCrashReport(
     ips309Crash({
@@ -230,8 +231,9 @@ test('render: secrets in asi and procPath are redacted', (t) => {
       procPath: '/Users/dev/build/token=ghp_R4nd0mT0kenV4lue1234567890abcdefAB/WispDemo',
     }),
   );
-  // Parsing keeps the text; hiding it is the renderer's job.
-  t.true(r.asi?.some((m) => m.includes('hunter2')));
+  // The parsed report is shown as it is too (--json, MCP): parsing redacts it.
+  t.false(JSON.stringify(r).includes('hunter2'));
+  t.true(r.asi?.some((m) => m.includes('login failed with')));
   const text = renderCrashReport(r);
   t.false(text.includes('hunter2'));
   t.false(text.includes(awsKey));
@@ -430,4 +432,15 @@ test('looksLikeCrashReport: false for ordinary logs and JSON-lines logs', (t) =>
   // A JSON log line cut off mid-way is still not a header.
   t.false(looksLikeCrashReport('{"time":"2024-03-05T14:22:07Z","app_name":"api","msg":"request took 1200'));
   t.false(looksLikeCrashReport(''));
+});
+
+test('309: secrets in the exception message and termination reasons are redacted when parsed; user names in paths stay', (t) => {
+  const { text, secrets } = ips309WithSecrets();
+  const r = parseCrashReport(text);
+  t.truthy(r.exception?.message, 'the fixture carries an exception message');
+  const json = JSON.stringify(r);
+  for (const secret of secrets) t.false(json.includes(secret), secret);
+  t.true(r.termination!.reasons![0]!.startsWith('uncaught: auth failed for [REDACTED:'), r.termination!.reasons![0]);
+  t.true(r.exception!.message!.startsWith('request with Authorization: Bearer [REDACTED:'), r.exception!.message);
+  t.is(r.path, '/Users/jane/Applications/WispDemo.app/Contents/MacOS/WispDemo');
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ips309Crash } from '../fixtures/crash.js';
+import { ips309Crash, ips309WithSecrets } from '../fixtures/crash.js';
 import { apiExport } from '../fixtures/json.js';
 import { javaServiceLog, tlsIncidentLog } from '../fixtures/logs.js';
 import { call, connectStdio, modelView, textOf, type StdioConnected } from './mcp-helpers.js';
@@ -120,6 +120,15 @@ test('a crash report and a failed command: the whole answer in structuredContent
   const f = await call(server.client, 'run_and_condense', { command: ['node', failing] });
   t.regex(modelView(f), /WARNING: the command exited with status 3; first line of output: FATAL: config file missing/);
   within(t, f);
+});
+
+test('a crash report with secrets: none of them in the result', async (t) => {
+  const { text, secrets } = ips309WithSecrets();
+  const c = await call(server.client, 'condense_log', { path: writeTemp(root, 'secrets.ips', text) });
+  t.falsy(c.isError, textOf(c));
+  const whole = JSON.stringify(c);
+  t.true(whole.includes('[REDACTED:'));
+  for (const secret of secrets) t.false(whole.includes(secret), secret);
 });
 
 test("system_info: the table is in structuredContent", async (t) => {

@@ -12,6 +12,7 @@ import type { LogResult } from '../src/log/model/result.js';
 import { toPartialFile } from '../src/log/merge/partial-file.js';
 import { renderLogText } from '../src/log/render/log-text.js';
 import { textSource } from '../src/input/sources.js';
+import { redact } from '../src/redact/index.js';
 import { knownKindExamples } from '../fixtures/known-kinds.js';
 
 const examples = knownKindExamples();
@@ -78,3 +79,57 @@ for (const format of ['text', 'json'] as const) {
     t.deepEqual(leaks, []);
   });
 }
+
+/** The ways a secret is written escaped: percent-encoded (either case) and as JSON `\uXXXX` escapes. */
+const ESCAPINGS: Record<string, (text: string) => string> = {
+  percent: (s) => encodeURIComponent(s),
+  'percent, lower case': (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  'percent, separators only': (s) => s.replace(/[\s=:"'@/&]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`),
+  unicode: (s) => s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+};
+
+/** What a reader would see once the escapes are decoded (written apart from the module under test). */
+const decodeEscapes = (s: string): string =>
+  s.replace(/\\u([0-9A-Fa-f]{4})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))).replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+
+function leaksIn(out: string, secret: string): string | undefined {
+  const clean = out.replace(MARKER, ' ');
+  const decoded = decodeEscapes(clean).replace(MARKER, ' ');
+  return runsOf(secret).find((r) => clean.includes(r) || decoded.includes(r));
+}
+
+test(`no run of ${RUN} characters of any secret survives when it is written escaped (redact and a condensed log)`, async (t) => {
+  const leaks: string[] = [];
+  const lines: string[] = [];
+  examples.forEach((e, i) => {
+    for (const [name, escapeText] of Object.entries(ESCAPINGS)) {
+      const escaped = escapeText(e.text);
+      const run = leaksIn(redact(escaped), e.secret);
+      if (run !== undefined) leaks.push(`${e.kind} ${name} in redact(): ${JSON.stringify(run)}`);
+      const line = `2026-12-01T10:00:${String(i % 60).padStart(2, '0')}.000Z INFO [worker-${i}] request ${escaped}`;
+      lines.push(line, line);
+    }
+  });
+  t.deepEqual(leaks, []);
+  const result = (await condenseLog([textSource('escaped.log', `${lines.join('\n')}\n`)], { workers: 2, top: 1000, chunkBytes: 8192 })) as LogResult;
+  const outputs = { text: renderLogText(result, 2_000_000), json: JSON.stringify(result) };
+  for (const e of examples) {
+    for (const [name, out] of Object.entries(outputs)) {
+      const run = leaksIn(out, e.secret);
+      if (run !== undefined) leaks.push(`${e.kind} in ${name}: ${JSON.stringify(run)}`);
+    }
+  }
+  t.deepEqual(leaks, []);
+});
+
+test('an escaped secret is replaced where it is written; the rest of the text stays as written', (t) => {
+  const token = 'ghp_abcdefghijABCDEFGHIJ0123456789abcdef';
+  t.is(redact(`GET /cb?state=1&token%3D${token}%26page%3D2 HTTP/1.1`), 'GET /cb?state=1&token%3D[REDACTED:github-token]%26page%3D2 HTTP/1.1');
+  t.is(redact('body password%3DS3cr3tPassw0rd%26user%3Dbob'), 'body password%3D[REDACTED:password]%26user%3Dbob');
+  t.is(redact(String.raw`{\u0022password\u0022:\u0022S3cr3tPassw0rd\u0022,\u0022user\u0022:\u0022bob\u0022}`), String.raw`{\u0022password\u0022:\u0022[REDACTED:password]\u0022,\u0022user\u0022:\u0022bob\u0022}`);
+  t.is(redact(`x=\\u003d${token} done`), 'x=\\u003d[REDACTED:github-token] done');
+  t.is(redact('path /a%20b/%E2%9C%93 and 100%25 sure'), 'path /a%20b/%E2%9C%93 and 100%25 sure');
+  // Redacted again, a marker behind an escaped quote stays one marker.
+  for (const s of [String.raw`password=\u0022[REDACTED:password]\u0022`, 'password=%22[REDACTED:password]%22']) t.is(redact(s), s);
+  t.is(redact('password=%22Pw12345678abc%22'), 'password=%22[REDACTED:password]%22');
+});

@@ -74,3 +74,10 @@ test('the same incident log gives the same bytes with --workers 1 and --workers 
   t.is(one.stdout, two.stdout);
   t.regex(one.stdout, /config_reload/);
 });
+
+test('a redaction marker survives templating as it is: its kind is a word, not a number', async (t) => {
+  const lines = Array.from({ length: 40 }, (_, i) => `2024-01-01T10:00:${String(i).padStart(2, '0')}Z ERROR login from 81.22.33.${i + 1} refused for user ${i}`);
+  const r = await condense(`${lines.join('\n')}\n`);
+  const group = r.groups.find((g) => g.template.includes('login from'))!;
+  t.true(group.template.includes('login from [REDACTED:ipv4] refused for user <NUM>'), group.template);
+});

@@ -28,8 +28,28 @@ type Parsed<O extends CliOptions> = ReturnType<typeof parseArgs<{ args: string[]
 
 export function parseCommandLine<O extends CliOptions>(args: string[], options: O, usage: string): Parsed<O> {
   try {
-    return parseArgs({ args, options, allowPositionals: true });
+    return parseArgs({ args: negativeValuesJoined(args, options), options, allowPositionals: true });
   } catch (err) {
     throw new WispError('WISP_BAD_ARGUMENT', `${(err as Error).message.split('\n')[0]} usage: ${usage}`, { cause: err });
   }
+}
+
+/**
+ * `--top -1`: parseArgs takes `-1` for an option and calls `--top` ambiguous. A value that
+ * starts with a dash and a digit, a dot or `Infinity` is joined to its option (`--top=-1`),
+ * so that the option's own check says what is wrong with the number.
+ */
+function negativeValuesJoined(args: string[], options: CliOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const next = args[i + 1];
+    const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-(?:[\d.]|inf)/i.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ import { parseIpsJsonCrash, readIpsHeader, reportFromHeader, type IpsHeader } fr
 import { isObject } from './json-body.js';
 import { parseLegacyCrash } from './legacy.js';
 import { parseIpsOther } from './other.js';
+import { redactReport } from './redact-report.js';
 import type { CrashReport } from './types.js';
 import { assign } from './util.js';
 
@@ -53,11 +54,15 @@ export function looksLikeCrashReport(head: string): boolean {
 }
 
 /**
- * Parse a whole crash report. Throws WISP_EMPTY_INPUT for blank text and WISP_NOT_JSON
- * when an .ips crash body does not parse (e.g. the file was cut off). Legacy text never
- * throws: what is missing is said in `notes`.
+ * Parse a whole crash report, its strings redacted. Throws WISP_EMPTY_INPUT for blank text
+ * and WISP_NOT_JSON when an .ips crash body does not parse (e.g. the file was cut off).
+ * Legacy text never throws: what is missing is said in `notes`.
  */
 export function parseCrashReport(text: string): CrashReport {
+  return redactReport(parseAsWritten(text));
+}
+
+function parseAsWritten(text: string): CrashReport {
   const normalized = stripPreamble(text.replace(/\r\n?/g, '\n'));
   if (normalized.trim().length === 0) {
     throw new WispError('WISP_EMPTY_INPUT', 'The crash report is empty.');

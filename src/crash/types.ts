@@ -1,6 +1,6 @@
 /**
- * The shape every crash-report parser fills in. Fields hold the report's own text, not yet
- * redacted: redaction happens once, when the report is rendered for a reader.
+ * The shape every crash-report parser fills in. The parsers fill it with the report's own
+ * text; parseCrashReport redacts every string before it hands the report on.
  */
 
 export interface CrashFrame {

@@ -27,7 +27,7 @@ export interface RunCommandOptions {
 }
 
 /** After a timeout's SIGTERM, how long a command gets before SIGKILL. */
-const KILL_GRACE_MS = 2000;
+export const KILL_GRACE_MS = 2000;
 
 /**
  * Runs argv without a shell, capturing stdout and stderr together (the order a user sees),

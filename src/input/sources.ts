@@ -1,9 +1,11 @@
-import { createReadStream, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { WispError } from '../core/errors.js';
+import { isWispError } from '../core/errors.js';
 import { fileError } from './file-errors.js';
+import { assertRegularFile } from './file-kind.js';
 import { gunzip, isGzip } from './gzip.js';
+import { textBytes } from './text-bytes.js';
 
 /** Something to read log bytes from: a file, stdin, or text handed over inline. */
 export interface LogSource {
@@ -19,12 +21,16 @@ export interface OpenedSource {
   /** Bytes on disk, where known (a gzip file's compressed size). */
   size: number | undefined;
   gzip: boolean;
-  /** The bytes, decompressed; the reader may replace it (to put back a peeked head). */
+  /** The bytes, decompressed, leading NULs skipped, UTF-16 decoded (text-bytes.ts); the reader may replace it (to put back a peeked head). */
   chunks: AsyncIterable<Buffer>;
+  /** What was done to the bytes on the way, filled in once they have been read. */
+  notes?: string[];
 }
 
 /** Read size for files: about a chunk at a time, so the splitter rarely copies. */
 const READ_BYTES = 1024 * 1024;
+
+const REGULAR_HINT = 'copy its content into a file, or read it from stdin: wisp log - < PATH';
 
 export function fileSource(path: string): LogSource {
   return {
@@ -45,25 +51,30 @@ export function fileSource(path: string): LogSource {
       } catch (err) {
         throw fileError(path, err, 'a log file');
       }
-      if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a log file`, { hint: 'name the files inside it' });
-      if (!info.isFile() && !info.isFIFO() && !info.isCharacterDevice()) {
-        throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
-      }
-      let gzip = false;
+      assertRegularFile(path, info, 'a log file', REGULAR_HINT);
+      // Opened once, and read through that one descriptor. O_NONBLOCK: should the path have
+      // become a FIFO since the stat, the open returns at once (it would wait for a writer)
+      // and the check of the opened file refuses it.
+      let fh: FileHandle;
       try {
-        const fh = await open(path, 'r');
-        try {
-          const magic = Buffer.alloc(2);
-          const { bytesRead } = await fh.read(magic, 0, 2, info.isFile() ? 0 : null);
-          gzip = isGzip(magic.subarray(0, bytesRead));
-        } finally {
-          await fh.close();
-        }
+        fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (err) {
         throw fileError(path, err, 'a log file');
       }
-      const raw = createReadStream(path, { highWaterMark: READ_BYTES });
-      return { size: info.isFile() ? info.size : undefined, gzip, chunks: gzip ? gunzip(raw, path) : raw };
+      let gzip: boolean;
+      try {
+        info = await fh.stat();
+        assertRegularFile(path, info, 'a log file', REGULAR_HINT);
+        const magic = Buffer.alloc(2);
+        const { bytesRead } = await fh.read(magic, 0, 2, 0);
+        gzip = isGzip(magic.subarray(0, bytesRead));
+      } catch (err) {
+        await fh.close();
+        throw isWispError(err) ? err : fileError(path, err, 'a log file');
+      }
+      const raw = fh.createReadStream({ start: 0, highWaterMark: READ_BYTES });
+      const notes: string[] = [];
+      return { size: info.size, gzip, chunks: textBytes(gzip ? gunzip(raw, path) : raw, path, notes), notes };
     },
   };
 }
@@ -78,8 +89,9 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
       }
       const { head, all } = await peek(buffers(), 2);
       const gzip = isGzip(head);
-      const chunks = gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all;
-      return { size: undefined, gzip, chunks };
+      const notes: string[] = [];
+      const chunks = textBytes(gzip ? gunzip(Readable.from(all, { objectMode: false }), name) : all, name, notes);
+      return { size: undefined, gzip, chunks, notes };
     },
   };
 }

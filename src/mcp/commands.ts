@@ -40,7 +40,7 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
   const tmp = sandbox?.needsTmpDir ? realpathSync(mkdtempSync(join(tmpdir(), 'wisp-command-'))) : undefined;
   try {
     audit.outcome = 'failed';
-    const result = await runCommand(argv, {
+    const result = await ctx.track(runCommand(argv, {
       timeoutMs: ctx.limits.commandTimeoutMs,
       maxBytes: ctx.limits.commandMaxBytes,
       signal,
@@ -48,7 +48,7 @@ export async function runGatedCommand(ctx: ServerContext, tool: string, argv: st
       ...(policy.cwd !== undefined ? { cwd: policy.cwd } : {}),
       ...(sandbox !== undefined ? { spawnArgv: sandbox.wrap(argv, policy, tmp) } : {}),
       onStart: () => (audit.outcome = 'ran'),
-    });
+    }));
     // bwrap reports a program it cannot start as its own output and exit status 1.
     const bwrapFailure = sandbox?.kind === 'bwrap' && result.exitStatus === 1 ? /^bwrap: (.*)/.exec(result.output.subarray(0, 512).toString('utf8')) : null;
     if (bwrapFailure !== null) {

@@ -57,6 +57,8 @@ export class ServerContext {
   readonly #closing = new AbortController();
   #pool: Promise<WorkerPool> | undefined;
   #sandbox: Promise<Sandbox> | undefined;
+  /** Commands still running: close() waits for them to be gone. */
+  readonly #commands = new Set<Promise<unknown>>();
 
   constructor(init: { server: McpServer; roots: AllowedRoots; store: RawStore; audit: AuditLog; commands: CommandPolicy; limits: ServerLimits; stateDir: string }) {
     this.server = init.server;
@@ -80,9 +82,26 @@ export class ServerContext {
     return this.#pool;
   }
 
-  /** Stops every call still running (their commands too), then the threads and the store. */
+  /**
+   * A running command, for close() to wait on. Its promise settles once the command's
+   * output pipes are closed, that is once every process holding them has exited.
+   */
+  track<T>(running: Promise<T>): Promise<T> {
+    this.#commands.add(running);
+    const untrack = (): void => void this.#commands.delete(running);
+    running.then(untrack, untrack);
+    return running;
+  }
+
+  /**
+   * Stops every call still running and waits until their commands' process groups are gone
+   * (the shutdown signal kills them: runCommand), then stops the threads and the store. So
+   * no command outlives the server.
+   */
   async close(): Promise<void> {
     this.#closing.abort(new WispError('WISP_CANCELLED', 'the server is shutting down'));
+    // A command that starts meanwhile sees the signal already fired, is killed at once, and joins the set.
+    while (this.#commands.size > 0) await Promise.allSettled([...this.#commands]);
     this.store.close();
     if (this.#pool !== undefined) await (await this.#pool).close();
   }

@@ -1,8 +1,8 @@
-import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WispError } from '../core/errors.js';
+import { assertRegularFile } from '../input/file-kind.js';
 import { isPathWithinRoots } from './path-validation.js';
 
 /**
@@ -92,25 +92,13 @@ export class AllowedRoots {
   }
 }
 
-const SPECIAL_KINDS: [(s: Stats) => boolean, string][] = [
-  [(s) => s.isFIFO(), 'a FIFO (named pipe)'],
-  [(s) => s.isSocket(), 'a socket'],
-  [(s) => s.isCharacterDevice(), 'a character device'],
-  [(s) => s.isBlockDevice(), 'a block device'],
-];
-
 /**
  * The real path of a regular file inside the roots. FIFOs, sockets and devices are refused
  * before anything opens them: opening a FIFO for reading waits for a writer, forever.
  */
 export async function checkRegularFile(roots: AllowedRoots, path: string): Promise<string> {
   const real = await roots.check(path);
-  const info = await stat(real);
-  if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`, { hint: 'name a file inside it' });
-  for (const [is, what] of SPECIAL_KINDS) {
-    if (is(info)) throw new WispError('WISP_NOT_A_FILE', `${path} is ${what}, not a regular file; wisp reads regular files only, since reading it could wait forever`, { hint: 'copy its content into a file, or pass short content as text' });
-  }
-  if (!info.isFile()) throw new WispError('WISP_NOT_A_FILE', `${path} is not a regular file`);
+  assertRegularFile(path, await stat(real), 'a file', 'copy its content into a file, or pass short content as text');
   return real;
 }
 

@@ -21,6 +21,9 @@
  * timestamps, request ids, messages about credentials ("token expired"), and placeholders
  * (`${VAR}`, `{{ x }}`, `<...>`, `****`), which tell the reader what is expected.
  *
+ * Escaped secrets (`?token%3Dghp_...`, `\u0022password\u0022:...`) are found in a decoded
+ * view of the text and replaced where they are written (decoded-view.ts).
+ *
  * Markers are typed and do not look like secrets: `[REDACTED:github-token]`.
  *
  * Speed and safety: one scan of the text (scan.ts) finds which rules' conditions hold
@@ -30,6 +33,7 @@
  * input; text past 64 KiB is redacted in segments cut at newlines or spaces; a line a rule
  * fails on becomes a marker.
  */
+import { ESCAPED_TEXT, redactEscaped } from './decoded-view.js';
 import { withEscapesMasked } from './escapes.js';
 import { classifyKey } from './key-names.js';
 import { marker } from './marker.js';
@@ -47,6 +51,8 @@ export const UNPROCESSED = marker('unprocessed-line');
 
 /** The rules that take a line of key material; LineRedactor turns them off inside certificates. */
 const KEY_LINE_RULES = RULE_SET.rules.flatMap((r, i) => (r.name === 'private-key-line' ? [i] : []));
+/** The escape condition's place: it sends text to the decoded view, and is no rule to apply. */
+const ESCAPED_TEXT_RULE = RULE_SET.rules.indexOf(ESCAPED_TEXT);
 
 function redactSegment(segment: string, run: Uint8Array): string {
   const apply = (text: string): string => withEscapesMasked(text, (masked) => RULE_SET.apply(masked, run));
@@ -77,9 +83,19 @@ export function redact(text: string): string {
   return redactWith(text, false);
 }
 
+/**
+ * As decoded where it holds `%XX` or `\uXXXX` escapes (decoded-view.ts), then as written.
+ * Decoded first: a rule that reads the text as written can take part of an escaped token
+ * (`%20sk_live_...` is no token to it, its body a key by shape) and leave its prefix.
+ */
 function redactWith(text: string, publicKeyMaterial: boolean): string {
+  return redactAsWritten(redactEscaped(text, (view) => redactAsWritten(view, publicKeyMaterial)), publicKeyMaterial);
+}
+
+function redactAsWritten(text: string, publicKeyMaterial: boolean): string {
   if (text.length === 0) return text;
   const run = RULE_SET.rulesFor(text);
+  run[ESCAPED_TEXT_RULE] = 0;
   if (publicKeyMaterial) for (const r of KEY_LINE_RULES) run[r] = 0;
   if (!run.includes(1)) return text;
   return mapSegments(text, (segment) => redactSegment(segment, run));

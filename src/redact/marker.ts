@@ -5,5 +5,8 @@
  */
 export const marker = (kind: string): string => `[REDACTED:${kind}]`;
 
-/** True when the value is, or starts with, a marker left by an earlier rule. */
-export const isMarker = (value: string): boolean => value.startsWith('[REDACTED:');
+/**
+ * True when the value is, or starts with, a marker left by an earlier rule, also behind an
+ * escaped quote (`\u0022[REDACTED:...`, `%22[REDACTED:...`: what the decoded view leaves).
+ */
+export const isMarker = (value: string): boolean => value.startsWith('[REDACTED:') || /^(?:\\u00(?:22|27)|%2[27])\[REDACTED:/i.test(value);

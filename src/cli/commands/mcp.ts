@@ -3,14 +3,18 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { WispError } from '../../core/errors.js';
 import { createWispServer } from '../../mcp/server.js';
+import { KILL_GRACE_MS } from '../../input/command.js';
 import { parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
 export const MCP_USAGE =
   'wisp mcp [--root DIR]... [--allow-command "PROGRAM ARGS"]... [--allow-network] [--pass-env NAME]... [--no-sandbox] [--state-dir DIR] [--max-payloads N] [--deadline SECONDS]';
 
-/** After the client goes, how long the server waits for its calls to wind down before it exits anyway. */
-const EXIT_GRACE_MS = 3000;
+/**
+ * After the client goes, how long the server waits for its calls to wind down before it
+ * exits anyway: long enough for a command that ignores SIGTERM to get its SIGKILL and go.
+ */
+const EXIT_GRACE_MS = KILL_GRACE_MS + 3000;
 
 /** $XDG_STATE_HOME/wisp, else ~/.local/state/wisp. */
 function defaultStateDir(): string {

@@ -43,6 +43,13 @@ for (let c = 0; c < 256; c++) HEX[c] = CLASS[c] === 1 || CLASS[c] === 2 ? 1 : 0;
 const isDigit = (c: number | undefined): boolean => c !== undefined && CLASS[c] === 1;
 const isHex = (c: number | undefined): boolean => c !== undefined && (CLASS[c] === 1 || CLASS[c] === 2);
 
+const MARKER_WORD = Buffer.from('REDACTED:');
+
+/** Whether the token [i, j) is the inside of a redaction marker: `[REDACTED:kind]`. */
+function isRedactionMarker(b: Buffer, i: number, j: number): boolean {
+  return b[i - 1] === LBRACKET && b[j] === RBRACKET && j - i > MARKER_WORD.length && b.compare(MARKER_WORD, 0, MARKER_WORD.length, i, i + MARKER_WORD.length) === 0;
+}
+
 const H1_SEED = 0x811c9dc5;
 const H2_SEED = 0x3c6ef372;
 
@@ -126,8 +133,9 @@ export class TemplateScanner {
         h2 = Math.imul(h2 + d, 0x5bd1e995) ^ (h2 >>> 13);
         j++;
       }
-      // A MAC address can be all letters; every other variable holds a digit.
-      if (digits > 0 || (j - i === 17 && isMac(b, i))) {
+      // A MAC address can be all letters; every other variable holds a digit. A redaction
+      // marker's kind (`[REDACTED:ipv4]`) is a word, not a variable.
+      if ((digits > 0 || (j - i === 17 && isMac(b, i))) && !isRedactionMarker(b, i, j)) {
         this.#h1 = h1Before;
         this.#h2 = h2Before;
         this.#pushVerbatim(verbatimFrom, i);

@@ -101,6 +101,7 @@ export async function* readLogInputs(
         const { dropped } = arrays[arrays.length - 1]!.stats;
         facts.notes.push(`${name} is log show --style json (one JSON array): line numbers count its events${dropped > 0 ? `; ${dropped} events over 1 MB or not JSON were left out` : ''}`);
       }
+      facts.notes.push(...(opened.notes ?? []));
       yield { kind: 'end', input: i };
     } catch (err) {
       if (!o.skipBad || !(err instanceof WispError) || err.code === 'WISP_CANCELLED') throw err;
