@@ -22,6 +22,16 @@ export function runCondenseChunkTask({ buffer, info }: CondenseChunkTask): LogPa
   return condenseChunk(Buffer.from(buffer), info);
 }
 
+/** Has the pool's threads load the chunk condenser now, while the caller reads. */
+export function warmChunkThreads(pool: WorkerPool): void {
+  pool.warm(WORKER);
+}
+
+/** Whether a thread of the pool has loaded the chunk condenser (see warmChunkThreads). */
+export function chunkThreadsReady(pool: WorkerPool): boolean {
+  return pool.warmed(WORKER) > 0;
+}
+
 /** Condenses a chunk on the pool, or here when there is none. */
 export function condenseChunkOn(pool: WorkerPool | undefined, chunk: Buffer, info: FormatInfo): Promise<LogPartial> {
   if (pool === undefined) return Promise.resolve(condenseChunk(chunk, info));
