@@ -162,7 +162,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
 /**
  * A run's pool while it starts: `ready()` is the pool once one of its threads has loaded
  * the chunk condenser, else undefined (condense here). A pool that fails to start fails
- * the run at the next chunk, as it would have at the start.
+ * the run at the next chunk, as it failed the run at its start before threads started early.
  */
 class StartingPool {
   #pool: WorkerPool | undefined;
@@ -189,7 +189,9 @@ class StartingPool {
     return this.#pool !== undefined && chunkThreadsReady(this.#pool) ? this.#pool : undefined;
   }
 
+  /** Closes a pool of the run's own; one that failed to start has nothing to close (ready() reports it). */
   async close(): Promise<void> {
-    await (await this.#started).close();
+    const started = await this.#started.catch(() => undefined);
+    await started?.close();
   }
 }
