@@ -13,8 +13,8 @@ import { keepTail, refuseOver } from '../input/byte-limit.js';
 import { expectedBytes, type LogSource, type OpenedSource } from '../input/sources.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { ProgressMeter } from '../pipeline/progress.js';
-import { poolFor, threadsFor } from '../pipeline/worker-pool.js';
-import { condenseChunkOn } from './chunk/task.js';
+import { poolFor, threadsFor, type WorkerPool } from '../pipeline/worker-pool.js';
+import { chunkThreadsReady, condenseChunkOn, warmChunkThreads } from './chunk/task.js';
 import { writeAssignments } from './group/assignments.js';
 import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
 import { InputsMerger } from './merge/inputs-merger.js';
@@ -87,6 +87,20 @@ export function rankLog(state: LogState, top: number, words: WordMerge = groupLo
 
 async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<LogState | CrashResult> {
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
+  const knownTotal = await expectedBytes(sources);
+  const expected = opts.maxBytes !== undefined ? Math.min(opts.maxBytes, knownTotal ?? Infinity) : knownTotal;
+  const threads = threadsFor(opts.workers, expected, opts.pool);
+  // Threads start now and load their code while the first chunks are read; until one has,
+  // chunks are condensed here (the same partial either way).
+  const pool = new StartingPool(threads, opts.pool);
+  try {
+    return await readStarted(sources, opts, knownTotal, pool, threads);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, knownTotal: number | undefined, pool: StartingPool, threads: number): Promise<LogState | CrashResult> {
   // A single input is opened first, to look for a crash report.
   let first: OpenedSource | undefined;
   if (sources.length === 1 && opts.crashReports) {
@@ -96,7 +110,6 @@ async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<
   }
   const facts = readFacts(sources);
   const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
-  const knownTotal = await expectedBytes(sources);
   let items: AsyncIterable<LogItem> = readLogInputs(sources, first, facts, new ProgressMeter(opts.onProgress, knownTotal, sources.length), {
     chunkBytes: opts.chunkBytes,
     signal: opts.signal,
@@ -108,26 +121,20 @@ async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<
   if (opts.maxBytes !== undefined) {
     items = opts.overMaxBytes === 'keep-tail' ? keepTail(items, opts.maxBytes, skippedHead) : refuseOver(items, opts.maxBytes, sources.length === 1 ? sources[0]!.name : 'the input');
   }
-  const expected = opts.maxBytes !== undefined ? Math.min(opts.maxBytes, knownTotal ?? Infinity) : knownTotal;
-  const { pool, close } = await poolFor(threadsFor(opts.workers, expected, opts.pool), opts.pool);
   const merger = new InputsMerger(facts.inputs);
   const raw = new RawLines(sources.length === 1 && opts.maxBytes === undefined);
-  try {
-    await dispatchInOrder<LogItem, LogPartial>(items, {
-      start: (item) => {
-        if (item.kind !== 'chunk') return undefined;
-        opts.tap?.(item.chunk);
-        raw.see(item);
-        return condenseChunkOn(pool, item.chunk, item.info);
-      },
-      take: (item, partial) => merger.take(item, partial),
-      limit: pool === undefined ? 1 : pool.threads * IN_FLIGHT_PER_THREAD,
-      signal: opts.signal,
-      cancelled: () => cancelledError('condense_log'),
-    });
-  } finally {
-    await close();
-  }
+  await dispatchInOrder<LogItem, LogPartial>(items, {
+    start: (item) => {
+      if (item.kind !== 'chunk') return undefined;
+      opts.tap?.(item.chunk);
+      raw.see(item);
+      return condenseChunkOn(pool.ready(), item.chunk, item.info);
+    },
+    take: (item, partial) => merger.take(item, partial),
+    limit: threads === 0 ? 1 : threads * IN_FLIGHT_PER_THREAD,
+    signal: opts.signal,
+    cancelled: () => cancelledError('condense_log'),
+  });
   const inputs = facts.inputs;
   if (merger.skipped.length === sources.length && sources.length > 1) {
     throw new WispError('WISP_UNREADABLE', `none of the ${sources.length} inputs could be read (first: ${merger.skipped[0]!.name}: ${merger.skipped[0]!.reason})`);
@@ -150,4 +157,41 @@ async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<
   if (cutRecords > 0) read.notes.push(`${cutRecords} records longer than ${MAX_RECORD_BYTES / (1024 * 1024)} MB were cut there; the rest of each reads as records of its own`);
   const whole = raw.whole();
   return whole === undefined ? { kind: 'merged', merged, read } : { kind: 'merged', merged, read, whole };
+}
+
+/**
+ * A run's pool while it starts: `ready()` is the pool once one of its threads has loaded
+ * the chunk condenser, else undefined (condense here). A pool that fails to start fails
+ * the run at the next chunk, as it failed the run at its start before threads started early.
+ */
+class StartingPool {
+  #pool: WorkerPool | undefined;
+  #error: unknown;
+  #failed = false;
+  readonly #started: Promise<{ close: () => Promise<void> }>;
+
+  constructor(threads: number, lent: WorkerPool | undefined) {
+    this.#started = poolFor(threads, lent).then((p) => {
+      if (p.pool !== undefined) {
+        warmChunkThreads(p.pool);
+        this.#pool = p.pool;
+      }
+      return p;
+    });
+    this.#started.catch((err: unknown) => {
+      this.#failed = true;
+      this.#error = err;
+    });
+  }
+
+  ready(): WorkerPool | undefined {
+    if (this.#failed) throw this.#error;
+    return this.#pool !== undefined && chunkThreadsReady(this.#pool) ? this.#pool : undefined;
+  }
+
+  /** Closes a pool of the run's own; one that failed to start has nothing to close (ready() reports it). */
+  async close(): Promise<void> {
+    const started = await this.#started.catch(() => undefined);
+    await started?.close();
+  }
 }

@@ -24,6 +24,8 @@ export interface WarmUp {
 export class WorkerPool {
   readonly #piscina: Piscina;
   readonly threads: number;
+  /** Per worker file warmed: how many of its warm-up tasks have answered. */
+  readonly #warmed = new Map<string, number>();
 
   private constructor(piscina: Piscina, threads: number) {
     this.#piscina = piscina;
@@ -52,10 +54,21 @@ export class WorkerPool {
 
   /**
    * Makes every thread load `worker` now (a WarmUp task each), so that their start-up
-   * overlaps the caller's reading. A failure to load shows again on the first real task.
+   * overlaps the caller's reading; once per worker file for the pool's life. A failure to
+   * load counts as an answer too: it shows again on the first real task.
    */
   warm(worker: URL): void {
-    for (let i = 0; i < this.threads; i++) this.run(worker, { warm: true } satisfies WarmUp, []).catch(() => undefined);
+    if (this.#warmed.has(worker.href)) return;
+    this.#warmed.set(worker.href, 0);
+    const answered = (): void => {
+      this.#warmed.set(worker.href, this.#warmed.get(worker.href)! + 1);
+    };
+    for (let i = 0; i < this.threads; i++) this.run(worker, { warm: true } satisfies WarmUp, []).then(answered, answered);
+  }
+
+  /** Warm-up tasks for `worker` answered so far: at least one means a thread is ready for real tasks. */
+  warmed(worker: URL): number {
+    return this.#warmed.get(worker.href) ?? 0;
   }
 
   /** Tasks the threads have finished so far. */

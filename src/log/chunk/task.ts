@@ -4,7 +4,7 @@
  * buffer is transferred, not copied, and read in place as bytes; only the small partial
  * comes back.
  */
-import { transferable, type WorkerPool } from '../../pipeline/worker-pool.js';
+import { transferable, type WarmUp, type WorkerPool } from '../../pipeline/worker-pool.js';
 import type { FormatInfo } from '../model/format.js';
 import type { LogPartial } from '../model/partial.js';
 import { condenseChunk } from './condense-chunk.js';
@@ -17,9 +17,19 @@ export interface CondenseChunkTask {
 /** dist/src/log/chunk/task.js -> dist/workers/condense-log.js */
 const WORKER = new URL('../../../workers/condense-log.js', import.meta.url);
 
-/** The worker's task: what workers/condense-log.ts exports. */
-export function runCondenseChunkTask({ buffer, info }: CondenseChunkTask): LogPartial {
-  return condenseChunk(Buffer.from(buffer), info);
+/** The worker's task (what workers/condense-log.ts exports): a chunk, or a warm-up (WorkerPool.warm). */
+export function runCondenseChunkTask(task: CondenseChunkTask | WarmUp): LogPartial | WarmUp {
+  return 'warm' in task ? task : condenseChunk(Buffer.from(task.buffer), task.info);
+}
+
+/** Has the pool's threads load the chunk condenser now, while the caller reads. */
+export function warmChunkThreads(pool: WorkerPool): void {
+  pool.warm(WORKER);
+}
+
+/** Whether a thread of the pool has loaded the chunk condenser (see warmChunkThreads). */
+export function chunkThreadsReady(pool: WorkerPool): boolean {
+  return pool.warmed(WORKER) > 0;
 }
 
 /** Condenses a chunk on the pool, or here when there is none. */

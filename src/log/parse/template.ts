@@ -33,6 +33,11 @@ for (let c = 48; c <= 57; c++) CLASS[c] = 1;
 for (let c = 97; c <= 122; c++) CLASS[c] = c <= 102 ? 2 : 3;
 for (let c = 65; c <= 90; c++) CLASS[c] = c <= 70 ? 2 : 3;
 
+/** For the token loop, one read a byte: 1 a digit, END_OF_TOKEN a delimiter, 0 any other byte. */
+const END_OF_TOKEN = 2;
+const TOKEN_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) TOKEN_BYTE[c] = DELIMITER[c] === 1 ? END_OF_TOKEN : CLASS[c] === 1 ? 1 : 0;
+
 /** Punctuation that can stand before a value without being part of it. */
 const LEADING_PUNCT = new Uint8Array(256);
 for (const c of '/*#@~!%&+\\$?') LEADING_PUNCT[c.charCodeAt(0)] = 1;
@@ -110,39 +115,41 @@ export class TemplateScanner {
           // A run of blanks is one separator: padding that varies with a number's width
           // (`1702  2395`, `1702 2395`) does not split an event.
           h1 = Math.imul(h1 ^ SPACE, 0x01000193);
-          h2 = Math.imul(h2 + SPACE, 0x5bd1e995) ^ (h2 >>> 13);
+          h2 = Math.imul((h2 + SPACE) | 0, 0x5bd1e995) ^ (h2 >>> 13);
           i++;
           while (i < end && (b[i] === SPACE || b[i] === TAB)) i++;
           continue;
         }
         h1 = Math.imul(h1 ^ c, 0x01000193);
-        h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
+        h2 = Math.imul((h2 + c) | 0, 0x5bd1e995) ^ (h2 >>> 13);
         i++;
         continue;
       }
-      // A token: hash it as verbatim while looking for a digit; undo if it is a variable.
-      const h1Before = h1;
-      const h2Before = h2;
+      // A token: its end and digits first, then hashed as verbatim unless it is a variable
+      // (whose parts #maskToken hashes).
       let j = i;
       let digits = 0;
-      while (j < end) {
-        const d = b[j]!;
-        if (DELIMITER[d] === 1) break;
-        if (CLASS[d] === 1) digits++;
-        h1 = Math.imul(h1 ^ d, 0x01000193);
-        h2 = Math.imul(h2 + d, 0x5bd1e995) ^ (h2 >>> 13);
-        j++;
+      for (; j < end; j++) {
+        const t = TOKEN_BYTE[b[j]!]!;
+        if (t === END_OF_TOKEN) break;
+        digits += t;
       }
       // A MAC address can be all letters; every other variable holds a digit. A redaction
       // marker's kind (`[REDACTED:ipv4]`) is a word, not a variable.
       if ((digits > 0 || (j - i === 17 && isMac(b, i))) && !isRedactionMarker(b, i, j)) {
-        this.#h1 = h1Before;
-        this.#h2 = h2Before;
+        this.#h1 = h1;
+        this.#h2 = h2;
         this.#pushVerbatim(verbatimFrom, i);
         this.#maskToken(i, j, digits);
         h1 = this.#h1;
         h2 = this.#h2;
         verbatimFrom = j;
+      } else {
+        for (let k = i; k < j; k++) {
+          const d = b[k]!;
+          h1 = Math.imul(h1 ^ d, 0x01000193);
+          h2 = Math.imul((h2 + d) | 0, 0x5bd1e995) ^ (h2 >>> 13);
+        }
       }
       i = j;
     }
@@ -209,7 +216,7 @@ export class TemplateScanner {
     for (let i = from; i < to; i++) {
       const c = b[i]!;
       h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 13);
+      h2 = Math.imul((h2 + c) | 0, 0x5bd1e995) ^ (h2 >>> 13);
     }
     this.#h1 = h1;
     this.#h2 = h2;
@@ -221,7 +228,7 @@ export class TemplateScanner {
     const hashed = kind === Kind.Hex ? Kind.Num : kind;
     // A zero byte first: placeholders cannot hash like text.
     this.#h1 = Math.imul(Math.imul(this.#h1, 0x01000193) ^ hashed, 0x01000193);
-    this.#h2 = Math.imul(Math.imul(this.#h2, 0x5bd1e995) + hashed, 0x5bd1e995) ^ (this.#h2 >>> 13);
+    this.#h2 = Math.imul((Math.imul(this.#h2, 0x5bd1e995) + hashed) | 0, 0x5bd1e995) ^ (this.#h2 >>> 13);
     const n = this.#segs;
     this.#segKind[n] = kind;
     this.#segFrom[n] = from;
