@@ -88,7 +88,7 @@ test('condense_log with top 100 on 150 distinct events stays within 12 KB and sa
   t.like(s, { totals: { groups: 150 }, omitted: { groups: 50 } });
   const shown = (String(s.text).match(/^#\d+ /gm) ?? []).length;
   t.true(shown >= 20 && shown < 100, `${shown} groups shown`);
-  t.true(String(s.text).includes(`${100 - shown} more of the top 100 left out`));
+  t.true(String(s.text).includes(`${100 - shown} more of the 100 groups chosen left out`));
   t.regex(String(s.text), /left out: 50 groups/);
 });
 

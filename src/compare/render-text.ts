@@ -71,8 +71,8 @@ const groups = (k: number): string => `${n(k)} ${k === 1 ? 'group' : 'groups'}`;
 const lines = (k: number): string => `${n(k)} ${k === 1 ? 'line' : 'lines'}`;
 
 function sideLine(s: SideRead): string {
-  const names = s.read.inputs.map((i: InputRead) => i.name).join(', ');
-  return `read ${formatBytes(s.read.bytes)}, ${n(s.read.lines)} lines from ${names} (format: ${s.format}); ${n(s.totals.groups)} groups in ${n(s.totals.records)} records`;
+  const names = s.read.inputs.filter((i: InputRead) => i.skipped !== true).map((i: InputRead) => i.name).join(', ') || 'nothing';
+  return `read ${formatBytes(s.read.bytes)}, ${lines(s.read.lines)} from ${names} (format: ${s.format}); ${groups(s.totals.groups)} in ${n(s.totals.records)} ${s.totals.records === 1 ? 'record' : 'records'}`;
 }
 
 function notesOf(s: SideRead, who: string): string[] {

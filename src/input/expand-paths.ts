@@ -8,16 +8,17 @@ import { WispError } from '../core/errors.js';
  * directories are walked (recursively, hidden entries skipped), globs (`*`, `?`, `**`)
  * are expanded, and rotated files are read oldest first: `app.log.3.gz`, `app.log.2`,
  * `app.log.1`, `app.log`. A name that matches nothing is kept, so that reading it reports
- * the error in its place.
+ * the error in its place. `left` counts the hidden entries the walks left out, for the
+ * result to say so.
  */
-export async function expandPaths(paths: string[]): Promise<string[]> {
+export async function expandPaths(paths: string[], left: { hidden: number } = { hidden: 0 }): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     if (p === '-') {
       out.push(p);
       continue;
     }
-    const found = hasGlob(p) ? await expandGlob(p) : await expandOne(p);
+    const found = hasGlob(p) ? await expandGlob(p, left) : await expandOne(p, left);
     if (found.length === 0 && hasGlob(p)) throw new WispError('WISP_FILE_NOT_FOUND', `${p}: no file matches`);
     out.push(...found);
   }
@@ -26,7 +27,7 @@ export async function expandPaths(paths: string[]): Promise<string[]> {
 
 const hasGlob = (p: string): boolean => /[*?[]/.test(p);
 
-async function expandOne(p: string): Promise<string[]> {
+async function expandOne(p: string, left: { hidden: number }): Promise<string[]> {
   let info: Stats;
   try {
     info = await stat(p);
@@ -34,25 +35,28 @@ async function expandOne(p: string): Promise<string[]> {
     return [p];
   }
   if (!info.isDirectory()) return [p];
-  const files = orderRotated(await walk(p));
+  const files = orderRotated(await walk(p, left));
   if (files.length === 0) throw new WispError('WISP_NOT_A_FILE', `${p} is a folder with no files to read`);
   return files;
 }
 
-async function walk(dir: string): Promise<string[]> {
+async function walk(dir: string, left: { hidden: number }): Promise<string[]> {
   const files: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (e.name.startsWith('.')) continue;
+    if (e.name.startsWith('.')) {
+      left.hidden++;
+      continue;
+    }
     const full = join(dir, e.name);
-    if (e.isDirectory()) files.push(...(await walk(full)));
+    if (e.isDirectory()) files.push(...(await walk(full, left)));
     else if (e.isFile()) files.push(full);
   }
   return files;
 }
 
 /** A glob becomes a walk from its fixed leading directories and a regex on the rest. */
-async function expandGlob(pattern: string): Promise<string[]> {
+async function expandGlob(pattern: string, left: { hidden: number }): Promise<string[]> {
   const parts = pattern.split(sep);
   let fixed = 0;
   while (fixed < parts.length - 1 && !hasGlob(parts[fixed]!)) fixed++;
@@ -60,7 +64,7 @@ async function expandGlob(pattern: string): Promise<string[]> {
   const re = globRegex(parts.slice(fixed).join(sep));
   let candidates: string[];
   try {
-    candidates = await walk(root);
+    candidates = await walk(root, left);
   } catch {
     return [];
   }

@@ -143,7 +143,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   const tail = raw.tail(inputs);
   const read: LogRead = {
     inputs,
-    bytes: inputs.reduce((n, i) => n + i.bytes, 0),
+    bytes: inputs.reduce((n, i) => n + (i.skipped ? 0 : i.bytes), 0),
     lines: merged.lines,
     skippedHeadBytes: skippedHead.bytes,
     cutLines: merged.cut,

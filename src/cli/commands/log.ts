@@ -1,4 +1,5 @@
 import { isWispError, WispError } from '../../core/errors.js';
+import { countOf } from '../../core/text.js';
 import { WISP_VERSION } from '../../core/version.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { expandPaths } from '../../input/expand-paths.js';
@@ -69,7 +70,13 @@ export const runLog: CommandRunner = async (args, io) => {
   if (positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {
     throw new WispError('WISP_BAD_ARGUMENT', `no input: name a log file or pipe one in; usage: ${LOG_USAGE}`);
   }
-  const paths = await expandPaths(positionals.length > 0 ? positionals : ['-']);
+  const left = { hidden: 0 };
+  const paths = await expandPaths(positionals.length > 0 ? positionals : ['-'], left);
+  // Hidden entries of the folders walked: left out, and said so, since a user may have meant them.
+  const withHidden = (result: CondenseResult): CondenseResult => {
+    if (left.hidden > 0 && result.kind === 'log') result.read.notes.push(`${countOf(left.hidden, 'hidden entry', 'hidden entries')} (names starting with '.') of the folders named ${left.hidden === 1 ? 'was' : 'were'} left out: name ${left.hidden === 1 ? 'it' : 'them'} to read ${left.hidden === 1 ? 'it' : 'them'}`);
+    return result;
+  };
   if (paths.filter((p) => p === '-').length > 1) throw new WispError('WISP_BAD_ARGUMENT', 'stdin (-) can be read only once');
   const sourceOf = (p: string): LogSource => (p === '-' ? streamSource('-', io.stdin) : fileSource(p));
 
@@ -87,12 +94,12 @@ export const runLog: CommandRunner = async (args, io) => {
     }
     if (values.assignments !== undefined) {
       if (paths.includes('-')) throw new WispError('WISP_BAD_ARGUMENT', '--assignments reads its inputs twice: name files, not stdin');
-      const result = await condenseLog(paths.map(sourceOf), { ...options, assignmentsFile: values.assignments });
+      const result = withHidden(await condenseLog(paths.map(sourceOf), { ...options, assignmentsFile: values.assignments }));
       io.stdout.write(render(result, values.json) + (values.json ? '\n' : ''));
       return 0;
     }
     if (!values['per-file']) {
-      io.stdout.write(render(await condenseLog(paths.map(sourceOf), options), values.json) + (values.json ? '\n' : ''));
+      io.stdout.write(render(withHidden(await condenseLog(paths.map(sourceOf), options)), values.json) + (values.json ? '\n' : ''));
       return 0;
     }
     // One report per input: the same condenser, once per file, one pool for them all.

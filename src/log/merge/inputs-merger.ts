@@ -41,6 +41,7 @@ export class InputsMerger {
       input.lines = whole.lines - input.firstLine + 1;
     } else {
       this.skipped.push({ name: input.name, reason: item.reason });
+      input.skipped = true;
     }
     this.#current = undefined;
   }

@@ -85,6 +85,8 @@ export interface InputRead {
   /** Line numbers of this input in the result: firstLine..firstLine+lines-1. */
   firstLine: number;
   lines: number;
+  /** Could not be read (see LogRead.skippedInputs): none of it is in the result. */
+  skipped?: true;
 }
 
 export interface SeverityCount {

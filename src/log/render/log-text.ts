@@ -30,7 +30,8 @@ export function formatBytes(b: number): string {
  */
 export function renderLogText(r: LogResult, budget: number): string {
   const head: string[] = [];
-  const names = r.read.inputs.map((i) => i.name).join(', ');
+  // A skipped input is named in its note, not among what was read.
+  const names = r.read.inputs.filter((i) => i.skipped !== true).map((i) => i.name).join(', ') || 'nothing';
   head.push(`read ${formatBytes(r.read.bytes)}, ${countOf(r.read.lines, 'line')} from ${names} (format: ${r.format})`);
   const crashes = r.read.crashes?.length ?? 0;
   if (crashes > 0) head.push(`${n(crashes)} of them ${crashes === 1 ? 'is a crash report, shown' : 'are crash reports, shown'} first as ${crashes === 1 ? 'a crash' : 'crashes'}`);
