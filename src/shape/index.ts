@@ -16,6 +16,7 @@ import { lineTasks, shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js'
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
+import { textPieces } from './text-pieces.js';
 import { shapeTokenStream } from './tokens.js';
 
 export type { ShapeInput } from './input.js';
@@ -108,18 +109,8 @@ async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: Ea
   }
   // One document: its tokens are walked here, so threads started for lines are not needed.
   await early?.close();
-  const { root, values } = await shapeTokenStream(decode(input.chunks), o.signal);
+  const { root, values } = await shapeTokenStream(textPieces(input.chunks), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
-}
-
-async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  for await (const chunk of chunks) {
-    const text = decoder.decode(chunk, { stream: true });
-    if (text.length > 0) yield text;
-  }
-  const rest = decoder.decode();
-  if (rest.length > 0) yield rest;
 }
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {

@@ -35,14 +35,19 @@ export interface StreamedInput {
   kind: 'streamed';
   /** Everything, BOM removed, as byte chunks; throws WISP_INPUT_TOO_LARGE past maxBytes. */
   chunks: AsyncIterable<Buffer>;
-  /** The start of the input (at most holdBytes, BOM removed): used to tell JSON from JSON Lines. */
-  head: Buffer;
+  /**
+   * The start of the input (at most holdBytes, BOM removed): used to tell JSON from JSON
+   * Lines before reading on. It is the first of `chunks`, and let go once yielded there, so
+   * holding the input object does not hold it.
+   */
+  readonly head: Buffer;
   /** Bytes read so far (the total once chunks is exhausted). */
   bytesRead: () => number;
   close: () => Promise<void>;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const EMPTY = Buffer.alloc(0);
 
 export async function openInput(input: ShapeInput, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
   throwIfAborted(o.signal);
@@ -100,7 +105,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
   if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
   if (!info.isFile()) {
     // A pipe or device: its size is known only by reading it.
-    return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
+    return openStream(createReadStream(path, { highWaterMark: 64 * 1024 }), o, path);
   }
   checkSize(info.size, o, path);
   if (info.size <= o.holdBytes) {
@@ -114,7 +119,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
     o.tap?.(all);
     return holdBytes(all, all.length);
   }
-  return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
+  return openStream(createReadStream(path, { highWaterMark: 64 * 1024 }), o, path);
 }
 
 /** Read up to holdBytes (or maxBytes, if lower); hold the input if it ended, else stream the rest. */
@@ -146,22 +151,23 @@ async function openStream(
     if (err instanceof WispError) throw err;
     throw fileError(path ?? 'input', err, 'a file');
   }
-  const head = Buffer.concat(headParts, headLength);
+  const headBytes = Buffer.concat(headParts, headLength);
+  headParts.length = 0;
   if (ended) {
     checkSize(headLength, o, path ?? 'input');
-    return holdBytes(head, headLength);
+    return holdBytes(headBytes, headLength);
   }
   if (o.maxBytes <= headLength) {
     await iterator.return?.();
     throw tooLarge(path ?? 'input', o.maxBytes, 'raise it with --max-bytes to stream it');
   }
-  checkNotBinary(head);
-  const bom = startsWithBom(head);
-  const body = bom ? head.subarray(3) : head;
+  checkNotBinary(headBytes);
+  const bom = startsWithBom(headBytes);
   let read = headLength;
   const limit = o.maxBytes;
+  let head: Buffer | undefined = bom ? headBytes.subarray(3) : headBytes;
   async function* chunks(): AsyncGenerator<Buffer> {
-    yield body;
+    yield takeHead();
     for (;;) {
       throwIfAborted(o.signal);
       let next: IteratorResult<Uint8Array | string>;
@@ -179,10 +185,17 @@ async function openStream(
       yield part;
     }
   }
+  const takeHead = (): Buffer => {
+    const taken = head ?? EMPTY;
+    head = undefined;
+    return taken;
+  };
   return {
     kind: 'streamed',
     chunks: chunks(),
-    head: body,
+    get head() {
+      return head ?? EMPTY;
+    },
     bytesRead: () => read,
     close: async () => {
       await iterator.return?.();
