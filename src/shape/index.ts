@@ -12,7 +12,7 @@ import { threadsFor, WorkerPool } from '../pipeline/worker-pool.js';
 import { SHAPE_WORKER } from './chunk-task.js';
 import { detect, startsAsJsonLines } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
-import { lineTasks, shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
+import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
@@ -97,22 +97,29 @@ async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
   }
   // About two chunks per thread, so the pool is evenly busy.
   const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * threads))));
-  const { root, records, values } = await shapeLineChunks(lineTasks(once(bytes), chunkBytes), o, threads);
+  const { root, records, values } = await shapeLineChunks(fillFrom(bytes), chunkBytes, o, threads);
   return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
 }
 
 async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: EarlyPool | undefined): Promise<Shaped> {
   if (startsAsJsonLines(input.head)) {
     const threads = threadsFor(o.workers, undefined, o.pool);
-    const { root, records, values } = await shapeLineChunks(lineTasks(input.chunks, o.chunkBytes), o, threads);
+    const { root, records, values } = await shapeLineChunks(input.fill, o.chunkBytes, o, threads);
     return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
   }
   // One document: its tokens are walked here, so threads started for lines are not needed.
   await early?.close();
-  const { root, values } = await shapeTokenStream(textPieces(input.chunks), o.signal);
+  const { root, values } = await shapeTokenStream(textPieces(input.fill), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
 }
 
-async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
-  yield bytes;
+/** Held bytes read as StreamedInput.fill reads the input. */
+function fillFrom(bytes: Buffer): (into: Uint8Array) => Promise<number> {
+  let at = 0;
+  return async (into) => {
+    const n = Math.min(into.length, bytes.length - at);
+    into.set(bytes.subarray(at, at + n));
+    at += n;
+    return n;
+  };
 }
