@@ -9,19 +9,9 @@ import test from 'ava';
 import { apiExport, jsonLines } from '../fixtures/json.js';
 import { WispError } from '../src/core/errors.js';
 import { jsonShape } from '../src/shape/index.js';
+import { fillFrom } from '../src/shape/byte-source.js';
 import { LineSlots, lineTasks } from '../src/shape/line-slots.js';
 import { tempDir, writeTemp } from './helpers.js';
-
-/** A fill (as StreamedInput.fill) over bytes in memory. */
-function fillFrom(bytes: Buffer): (into: Uint8Array) => Promise<number> {
-  let at = 0;
-  return async (into) => {
-    const n = Math.min(into.length, bytes.length - at);
-    into.set(bytes.subarray(at, at + n));
-    at += n;
-    return n;
-  };
-}
 
 /** Lines of varied length, some longer than the slots below, the last without its newline. */
 function variedLines(): Buffer {

@@ -82,3 +82,14 @@ export function iteratorSource(source: AsyncIterable<Uint8Array | string> | Iter
     },
   };
 }
+
+/** Bytes in memory read as StreamedInput.fill reads the input (for held JSON Lines cut into chunks). */
+export function fillFrom(bytes: Uint8Array): (into: Uint8Array) => Promise<number> {
+  let at = 0;
+  return async (into) => {
+    const n = Math.min(into.length, bytes.length - at);
+    into.set(bytes.subarray(at, at + n));
+    at += n;
+    return n;
+  };
+}

@@ -9,6 +9,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { threadsFor, WorkerPool } from '../pipeline/worker-pool.js';
+import { fillFrom } from './byte-source.js';
 import { SHAPE_WORKER } from './chunk-task.js';
 import { detect, startsAsJsonLines } from './detect.js';
 import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
@@ -111,15 +112,4 @@ async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: Ea
   await early?.close();
   const { root, values } = await shapeTokenStream(textPieces(input.fill), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
-}
-
-/** Held bytes read as StreamedInput.fill reads the input. */
-function fillFrom(bytes: Buffer): (into: Uint8Array) => Promise<number> {
-  let at = 0;
-  return async (into) => {
-    const n = Math.min(into.length, bytes.length - at);
-    into.set(bytes.subarray(at, at + n));
-    at += n;
-    return n;
-  };
 }
