@@ -217,7 +217,7 @@ function checkSize(size: number, o: ResolvedOptions, what: string): void {
   }
 }
 
-function startsWithBom(b: Buffer): boolean {
+export function startsWithBom(b: Buffer): boolean {
   return b.length >= 3 && b[0] === BOM[0] && b[1] === BOM[1] && b[2] === BOM[2];
 }
 
