@@ -11,6 +11,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { fileError } from '../input/file-errors.js';
 
+/**
+ * Reads the input on into `into` until it is full or the input ends: the bytes written,
+ * fewer than its length only at the end. `into` is the caller's, and may be used again.
+ */
+export type Fill = (into: Uint8Array) => Promise<number>;
+
 export interface ByteSource {
   /** Reads into `into` until it is full or the input ends: the bytes written (fewer than its length only at the end). */
   fill(into: Uint8Array): Promise<number>;
@@ -84,7 +90,7 @@ export function iteratorSource(source: AsyncIterable<Uint8Array | string> | Iter
 }
 
 /** Bytes in memory read as StreamedInput.fill reads the input (for held JSON Lines cut into chunks). */
-export function fillFrom(bytes: Uint8Array): (into: Uint8Array) => Promise<number> {
+export function fillFrom(bytes: Uint8Array): Fill {
   let at = 0;
   return async (into) => {
     const n = Math.min(into.length, bytes.length - at);

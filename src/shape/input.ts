@@ -5,7 +5,7 @@
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { fileSource, iteratorSource, type ByteSource } from './byte-source.js';
+import { fileSource, iteratorSource, type ByteSource, type Fill } from './byte-source.js';
 import { WispError } from '../core/errors.js';
 import { tooLarge } from '../input/byte-limit.js';
 import { fileError } from '../input/file-errors.js';
@@ -34,13 +34,8 @@ export interface HeldInput {
 
 export interface StreamedInput {
   kind: 'streamed';
-  /**
-   * Reads the input on from where the last call stopped (the head first, BOM removed) into
-   * `into`, until it is full or the input ends: the bytes written, fewer than its length
-   * only at the end. `into` may be used again by the caller. Throws WISP_INPUT_TOO_LARGE
-   * past maxBytes.
-   */
-  fill: (into: Uint8Array) => Promise<number>;
+  /** The input (the head first, BOM removed), read on at each call; throws WISP_INPUT_TOO_LARGE past maxBytes. */
+  fill: Fill;
   /**
    * The start of the input (holdBytes + 1 bytes, or maxBytes + 1 if lower; BOM removed):
    * used to tell JSON from JSON Lines before reading on. Empty once `fill` has taken it all,
@@ -179,7 +174,7 @@ async function openStream(source: ByteSource, o: ResolvedOptions, path: string |
   let head = startsWithBom(headBytes) ? headBytes.subarray(3) : headBytes;
   let read = headLength;
   const limit = o.maxBytes;
-  const fill = async (into: Uint8Array): Promise<number> => {
+  const fill: Fill = async (into) => {
     throwIfAborted(o.signal);
     let filled = 0;
     if (head.length > 0) {

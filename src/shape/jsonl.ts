@@ -6,6 +6,7 @@
 import { cancelledError, WispError } from '../core/errors.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { poolFor } from '../pipeline/worker-pool.js';
+import type { Fill } from './byte-source.js';
 import { shapeChunkOn, type ChunkTask } from './chunk-task.js';
 import { LineSlots, lineTasks } from './line-slots.js';
 import { shapeLines, type LinesShape } from './lines.js';
@@ -108,7 +109,7 @@ const IN_FLIGHT_PER_THREAD = 2;
  * of this call's own), in process when there are none or the input is a single chunk.
  */
 export async function shapeLineChunks(
-  fill: (into: Uint8Array) => Promise<number>,
+  fill: Fill,
   chunkBytes: number,
   o: ResolvedOptions,
   threads: number,

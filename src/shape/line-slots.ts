@@ -11,6 +11,7 @@
  * once. Where chunks end does not change the outline (chunks merge to the same shape
  * however the lines are grouped), only how the work is spread.
  */
+import type { Fill } from './byte-source.js';
 import type { ChunkTask } from './chunk-task.js';
 
 const LF = 0x0a;
@@ -42,11 +43,11 @@ export class LineSlots {
 }
 
 /**
- * Chunks of whole lines read with `fill` (as StreamedInput.fill) into slots, with the
+ * Chunks of whole lines read with `fill` into slots, with the
  * index of each chunk's first line. The caller releases each chunk's slot once done with
  * it; a slot not released is simply not used again.
  */
-export async function* lineTasks(fill: (into: Uint8Array) => Promise<number>, slots: LineSlots): AsyncGenerator<ChunkTask> {
+export async function* lineTasks(fill: Fill, slots: LineSlots): AsyncGenerator<ChunkTask> {
   let firstLine = 0;
   /** The unfinished line at the end of the last chunk's slot. */
   let carry: Buffer | undefined;

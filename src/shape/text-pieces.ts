@@ -11,10 +11,11 @@
  *   every run.
  */
 
+import type { Fill } from './byte-source.js';
+
 export const PIECE_BYTES = 64 * 1024;
 
-/** `fill` as StreamedInput.fill: fills its buffer until full, or less only at the end. */
-export async function* textPieces(fill: (into: Uint8Array) => Promise<number>, pieceBytes = PIECE_BYTES): AsyncGenerator<string> {
+export async function* textPieces(fill: Fill, pieceBytes = PIECE_BYTES): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const piece = Buffer.allocUnsafeSlow(pieceBytes);
   for (;;) {
