@@ -7,6 +7,10 @@
  *                                                                      target >= 1.5x the throughput
  *     with a pool started for the call (as the CLI does) and with one kept warm (as the
  *     MCP server keeps its pool)
+ *   streamed past the cap (21, 57 and 200 MB; an API-dump array, and JSON Lines):
+ *     peak RSS                                                   target <= 200 MB at every size
+ *     throughput beside read + JSON.parse (of the whole array; of each line)
+ *     each run a child process, as the CLI is: start-up and threads count, node's own does not
  *
  * Times are medians of interleaved runs (baseline, json_shape, baseline, ...), so load
  * from other processes hits both alike; read the ratios, not the milliseconds. Peak
@@ -19,7 +23,7 @@ import { appendFileSync, createReadStream, createWriteStream, mkdtempSync, readF
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiExport, jsonLinesPieces, mapLike } from '../fixtures/json.js';
+import { apiExport, apiExportPieces, jsonLinesPieces, mapLike } from '../fixtures/json.js';
 import { WorkerPool } from '../src/pipeline/worker-pool.js';
 import { jsonShape, type ShapeOptions } from '../src/shape/index.js';
 
@@ -30,14 +34,16 @@ const flag = (name: string): string | undefined => {
   return at === -1 ? undefined : args[at + 1];
 };
 
-// ---- child mode: run one case once and report peak memory --------------------------------
+// ---- child mode: run one case once and report its time and peak memory --------------------
 if (args[0] === '--child') {
   const [, which, path] = args;
   const before = process.memoryUsage().rss;
+  const t0 = performance.now();
   if (which === 'parse') JSON.parse(readFileSync(path as string, 'utf8'));
   else if (which === 'lines') await parseLines(path as string);
   else await jsonShape({ path: path as string }, JSON.parse(which as string) as ShapeOptions);
-  process.stdout.write(JSON.stringify({ before, maxRss: peakRss() }));
+  const ms = performance.now() - t0;
+  process.stdout.write(JSON.stringify({ before, ms, maxRss: peakRss() }));
   process.exit(0);
 }
 
@@ -110,10 +116,14 @@ async function race(fns: (() => unknown)[]): Promise<number[]> {
   return times.map(median);
 }
 
-function peakMemory(which: string, path: string): number {
+function inChild(which: string, path: string): { ms: number; maxRss: number } {
   const child = spawnSync(process.execPath, [SELF, '--child', which, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) throw new Error(`child ${which} failed: ${child.stderr}`);
-  return (JSON.parse(child.stdout) as { maxRss: number }).maxRss;
+  return JSON.parse(child.stdout) as { ms: number; maxRss: number };
+}
+
+function peakMemory(which: string, path: string): number {
+  return inChild(which, path).maxRss;
 }
 
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
@@ -228,15 +238,81 @@ const warmPool = await WorkerPool.start(workers);
 rows.push(await linesRow('JSON Lines, pool kept warm', linesPath, { ...bigOptions, pool: warmPool }));
 await warmPool.close();
 
+// ---- streamed past the cap -----------------------------------------------------------------
+const STREAM_MB = quick ? [21] : [21, 57, 200];
+const RSS_TARGET_MB = 200;
+const streamRuns = Math.max(1, Math.min(runs, 3));
+
+interface StreamRow {
+  case: string;
+  input: string;
+  baseline: string;
+  baselineMBps: number;
+  shapeMBps: number;
+  ratio: string;
+  peakBaseline: string;
+  peakShape: string;
+  target: string;
+}
+
+/** Interleaved child runs of the baseline and json_shape (as `wisp shape --max-bytes` runs it); one row. */
+function streamRow(label: string, path: string, baseline: 'parse' | 'lines'): StreamRow {
+  const size = statSync(path).size;
+  const options = JSON.stringify({ maxBytes: 2 * size } satisfies ShapeOptions);
+  const base: { ms: number; maxRss: number }[] = [];
+  const shape: { ms: number; maxRss: number }[] = [];
+  for (let r = 0; r < streamRuns; r++) {
+    base.push(inChild(baseline, path));
+    shape.push(inChild(options, path));
+  }
+  const mbps = (xs: { ms: number }[]): number => size / 1e6 / (median(xs.map((x) => x.ms)) / 1000);
+  const peak = (xs: { maxRss: number }[]): number => Math.max(...xs.map((x) => x.maxRss)) / 1e6;
+  const shapePeak = peak(shape);
+  return {
+    case: label,
+    input: `${(size / 1e6).toFixed(0)} MB`,
+    baseline: baseline === 'parse' ? 'read + JSON.parse' : 'JSON.parse per line',
+    baselineMBps: mbps(base),
+    shapeMBps: mbps(shape),
+    ratio: `${(mbps(shape) / mbps(base)).toFixed(2)}x throughput`,
+    peakBaseline: `${peak(base).toFixed(0)} MB`,
+    peakShape: `${shapePeak.toFixed(0)} MB ${shapePeak <= RSS_TARGET_MB ? 'ok' : 'OVER'}`,
+    target: `<= ${RSS_TARGET_MB} MB`,
+  };
+}
+
+const streamRows: StreamRow[] = [];
+for (const mb of STREAM_MB) {
+  const arrayPath = join(dir, `api-dump-${mb}mb.json`);
+  await writePieces(arrayPath, apiExportPieces(mb * 1e6, 5));
+  streamRows.push(streamRow('API dump array, streamed', arrayPath, 'parse'));
+  rmSync(arrayPath);
+  const linesPath = join(dir, `events-${mb}mb.jsonl`);
+  await writePieces(linesPath, jsonLinesPieces(mb * 1e6, 6));
+  streamRows.push(streamRow('JSON Lines, streamed', linesPath, 'lines'));
+  rmSync(linesPath);
+}
+
 // ---- report ---------------------------------------------------------------------------------
+/** A table: a header, a rule, a line per row. */
+function table(titles: string[], cells: string[][]): string {
+  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => (c[i] as string).length)));
+  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i] as number)).join('  ').trimEnd();
+  return `${line(titles)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${cells.map(line).join('\n')}\n`;
+}
+
 if (asJson) {
-  process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ rows, streamed: streamRows }, null, 2)}\n`);
 } else {
   const header: (keyof Row)[] = ['case', 'input', 'baseline', 'baselineMs', 'shapeMs', 'ratio', 'target', 'peakBaseline', 'peakShape'];
   const titles = ['case', 'input', 'baseline', 'baseline', 'json_shape', 'ratio', 'target', 'peak RSS base', 'peak RSS shape'];
   const cells = rows.map((r) => header.map((k) => (typeof r[k] === 'number' ? ms(r[k] as number) : String(r[k]))));
-  const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i] as number)).join('  ').trimEnd();
   process.stdout.write(`json_shape bench: medians of ${runs} interleaved runs, ${availableParallelism()} cores (node ${process.version})\n`);
-  process.stdout.write(`${line(titles)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${cells.map(line).join('\n')}\n`);
+  process.stdout.write(table(titles, cells));
+  const streamHeader: (keyof StreamRow)[] = ['case', 'input', 'baseline', 'baselineMBps', 'shapeMBps', 'ratio', 'peakBaseline', 'peakShape', 'target'];
+  const streamTitles = ['case', 'input', 'baseline', 'baseline', 'json_shape', 'ratio', 'peak RSS base', 'peak RSS shape', 'RSS target'];
+  const mbps = (x: number): string => `${x.toFixed(0)} MB/s`;
+  const streamCells = streamRows.map((r) => streamHeader.map((k) => (typeof r[k] === 'number' ? mbps(r[k] as number) : String(r[k]))));
+  process.stdout.write(`\nstreamed past the cap, each run a child process (medians of ${streamRuns}; peak RSS the highest run)\n`);
+  process.stdout.write(table(streamTitles, streamCells));
 }

@@ -8,8 +8,11 @@ import { shapeLines, type LinesShape } from './lines.js';
 import { dropWalkCaches } from './node.js';
 
 export interface ChunkTask {
-  /** Whole lines (the last may lack its '\n' only at the end of input). Transferred. */
-  buffer: ArrayBuffer;
+  /**
+   * Whole lines (the last may lack its '\n' only at the end of input) in bytes [0, length).
+   * Shared, not transferred: the caller uses it again once the result is taken (line-slots.ts).
+   */
+  buffer: SharedArrayBuffer;
   length: number;
   /** Index (0-based) of the chunk's first line in the input: positions its lines among all others. */
   firstLine: number;
@@ -32,5 +35,5 @@ export function runShapeTask(task: ChunkTask | WarmUp): LinesShape | undefined {
 /** Shapes a chunk on the pool, or here when there is none. */
 export function shapeChunkOn(pool: WorkerPool | undefined, task: ChunkTask): Promise<LinesShape> {
   if (pool === undefined) return Promise.resolve(shapeChunk(task));
-  return pool.run<LinesShape>(SHAPE_WORKER, task, [task.buffer]);
+  return pool.run<LinesShape>(SHAPE_WORKER, task, []);
 }

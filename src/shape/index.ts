@@ -7,15 +7,17 @@
  *   streamed input (> holdBytes, allowed by maxBytes): JSON Lines in chunks across the
  *                               pool; a single document through stream-json's tokenizer
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { threadsFor, WorkerPool } from '../pipeline/worker-pool.js';
+import { fillFrom } from './byte-source.js';
 import { SHAPE_WORKER } from './chunk-task.js';
 import { detect, startsAsJsonLines } from './detect.js';
-import { openInput, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
-import { lineTasks, shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
+import { openInput, startsWithBom, type HeldInput, type ShapeInput, type StreamedInput } from './input.js';
+import { shapeHeldLinesInProcess, shapeLineChunks } from './jsonl.js';
 import type { ShapeNode } from './node.js';
 import { resolveOptions, throwIfAborted, type ResolvedOptions, type ShapeOptions } from './options.js';
 import { renderShape, type ShapeReport, type ShapeSource } from './render.js';
+import { textPieces } from './text-pieces.js';
 import { shapeTokenStream } from './tokens.js';
 
 export type { ShapeInput } from './input.js';
@@ -62,8 +64,10 @@ interface EarlyPool {
 }
 
 /**
- * A file too big to hold will likely be JSON Lines cut into chunks: its threads start
- * before it is read, so their start-up overlaps the reading.
+ * A file too big to hold that starts as JSON Lines will be cut into chunks for threads:
+ * they start before it is read, so their start-up overlaps the reading. A document is
+ * walked on this thread, so for one (by its first bytes) none start: threads started and
+ * closed unused cost a streamed document about 20 MB of memory and CPU the walk needs.
  */
 async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<EarlyPool | undefined> {
   if (o.pool !== undefined) return undefined;
@@ -76,10 +80,33 @@ async function startPoolEarly(input: ShapeInput, o: ResolvedOptions): Promise<Ea
   }
   const threads = threadsFor(o.workers, size, undefined);
   if (threads === 0 || size <= o.holdBytes || size > o.maxBytes) return undefined;
+  if (!(await startsAsLinesFile(input.path))) return undefined;
   const pool = await WorkerPool.start(threads);
   pool.warm(SHAPE_WORKER);
   let closed: Promise<void> | undefined;
   return { pool, close: () => (closed ??= pool.close()) };
+}
+
+/** Bytes read to guess whether a file is JSON Lines before threads start for it. */
+const GUESS_BYTES = 64 * 1024;
+
+/**
+ * Whether the file's first GUESS_BYTES start as JSON Lines (a first line longer than that
+ * counts as a document). Only a guess for starting threads early: what the input is, is
+ * decided later on its head, and a wrong guess costs only time.
+ */
+async function startsAsLinesFile(path: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(GUESS_BYTES), 0, GUESS_BYTES, 0);
+      return startsAsJsonLines(buffer.subarray(startsWithBom(buffer) ? 3 : 0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false; // openInput reports it
+  }
 }
 
 async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
@@ -96,32 +123,18 @@ async function shapeHeld(held: HeldInput, o: ResolvedOptions): Promise<Shaped> {
   }
   // About two chunks per thread, so the pool is evenly busy.
   const chunkBytes = Math.min(o.chunkBytes, Math.max(1, Math.ceil(bytes.length / (2 * threads))));
-  const { root, records, values } = await shapeLineChunks(lineTasks(once(bytes), chunkBytes), o, threads);
+  const { root, records, values } = await shapeLineChunks(fillFrom(bytes), chunkBytes, o, threads);
   return { root, source: { kind: 'jsonl', bytes: held.size, values, records, streamed: false } };
 }
 
 async function shapeStreamed(input: StreamedInput, o: ResolvedOptions, early: EarlyPool | undefined): Promise<Shaped> {
   if (startsAsJsonLines(input.head)) {
     const threads = threadsFor(o.workers, undefined, o.pool);
-    const { root, records, values } = await shapeLineChunks(lineTasks(input.chunks, o.chunkBytes), o, threads);
+    const { root, records, values } = await shapeLineChunks(input.fill, o.chunkBytes, o, threads);
     return { root, source: { kind: 'jsonl', bytes: input.bytesRead(), values, records, streamed: true } };
   }
   // One document: its tokens are walked here, so threads started for lines are not needed.
   await early?.close();
-  const { root, values } = await shapeTokenStream(decode(input.chunks), o.signal);
+  const { root, values } = await shapeTokenStream(textPieces(input.fill), o.signal);
   return { root, source: { kind: 'json', bytes: input.bytesRead(), values, streamed: true } };
-}
-
-async function* decode(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  for await (const chunk of chunks) {
-    const text = decoder.decode(chunk, { stream: true });
-    if (text.length > 0) yield text;
-  }
-  const rest = decoder.decode();
-  if (rest.length > 0) yield rest;
-}
-
-async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
-  yield bytes;
 }

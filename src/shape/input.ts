@@ -5,6 +5,7 @@
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { fileSource, iteratorSource, type ByteSource, type Fill } from './byte-source.js';
 import { WispError } from '../core/errors.js';
 import { tooLarge } from '../input/byte-limit.js';
 import { fileError } from '../input/file-errors.js';
@@ -33,16 +34,21 @@ export interface HeldInput {
 
 export interface StreamedInput {
   kind: 'streamed';
-  /** Everything, BOM removed, as byte chunks; throws WISP_INPUT_TOO_LARGE past maxBytes. */
-  chunks: AsyncIterable<Buffer>;
-  /** The start of the input (at most holdBytes, BOM removed): used to tell JSON from JSON Lines. */
-  head: Buffer;
-  /** Bytes read so far (the total once chunks is exhausted). */
+  /** The input (the head first, BOM removed), read on at each call; throws WISP_INPUT_TOO_LARGE past maxBytes. */
+  fill: Fill;
+  /**
+   * The start of the input (holdBytes + 1 bytes, or maxBytes + 1 if lower; BOM removed):
+   * used to tell JSON from JSON Lines before reading on. Empty once `fill` has taken it all,
+   * so that holding the input does not hold it.
+   */
+  readonly head: Buffer;
+  /** Bytes read so far (the total once `fill` has reached the end). */
   bytesRead: () => number;
   close: () => Promise<void>;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const EMPTY = Buffer.alloc(0);
 
 export async function openInput(input: ShapeInput, o: ResolvedOptions): Promise<HeldInput | StreamedInput> {
   throwIfAborted(o.signal);
@@ -59,7 +65,7 @@ export async function openInput(input: ShapeInput, o: ResolvedOptions): Promise<
   }
   if (typeof input === 'object' && input !== null && 'path' in input && typeof input.path === 'string') return openFile(input.path, o);
   if (typeof input === 'object' && input !== null && 'stream' in input && input.stream !== undefined) {
-    return openStream(input.stream, o, undefined);
+    return openStream(iteratorSource(input.stream, 'input'), o, undefined);
   }
   throw new WispError('WISP_BAD_ARGUMENT', 'input must be JSON text (string or bytes), { path }, or { stream }');
 }
@@ -100,7 +106,7 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
   if (info.isDirectory()) throw new WispError('WISP_NOT_A_FILE', `${path} is a directory, not a file`);
   if (!info.isFile()) {
     // A pipe or device: its size is known only by reading it.
-    return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
+    return openStream(iteratorSource(createReadStream(path, { highWaterMark: 64 * 1024 }), path), o, path);
   }
   checkSize(info.size, o, path);
   if (info.size <= o.holdBytes) {
@@ -114,79 +120,85 @@ async function openFile(path: string, o: ResolvedOptions): Promise<HeldInput | S
     o.tap?.(all);
     return holdBytes(all, all.length);
   }
-  return openStream(createReadStream(path, { highWaterMark: 1024 * 1024 }), o, path);
+  return openStream(await fileSource(path), o, path, info.size);
 }
 
-/** Read up to holdBytes (or maxBytes, if lower); hold the input if it ended, else stream the rest. */
-async function openStream(
-  source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
-  o: ResolvedOptions,
-  path: string | undefined,
-): Promise<HeldInput | StreamedInput> {
-  const iterator: AsyncIterator<Uint8Array | string> | Iterator<Uint8Array | string> =
-    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+/** Blocks the head of input of unknown size is read into (holdBytes may be a GiB, the input far less). */
+const HEAD_BLOCK_BYTES = 1024 * 1024;
+
+/**
+ * Read up to holdBytes (or maxBytes, if lower) and one byte more; hold the input if it
+ * ended, else stream the rest. The head has that exact length whatever sizes the source
+ * reads in, so whether input counts as JSON Lines (decided on the head) never depends on them.
+ */
+async function openStream(source: ByteSource, o: ResolvedOptions, path: string | undefined, size?: number): Promise<HeldInput | StreamedInput> {
+  const name = path ?? 'input';
+  const headLimit = Math.min(o.holdBytes, o.maxBytes);
   const headParts: Buffer[] = [];
   let headLength = 0;
   let ended = false;
-  const headLimit = Math.min(o.holdBytes, o.maxBytes);
   try {
-    while (headLength <= headLimit) {
+    while (!ended && headLength <= headLimit) {
       throwIfAborted(o.signal);
-      const { value, done } = await iterator.next();
-      if (done) {
-        ended = true;
-        break;
-      }
-      const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      // A file's size is known: its head is read into one buffer, with no copy to join blocks.
+      const block = Buffer.allocUnsafeSlow(Math.min(size ?? HEAD_BLOCK_BYTES, headLimit + 1 - headLength));
+      const n = await source.fill(block);
+      ended = n < block.length;
+      if (n === 0) break;
+      const part = n === block.length ? block : block.subarray(0, n);
       o.tap?.(part);
       headParts.push(part);
-      headLength += part.length;
+      headLength += n;
     }
   } catch (err) {
-    if (err instanceof WispError) throw err;
-    throw fileError(path ?? 'input', err, 'a file');
+    await source.close();
+    throw err;
   }
-  const head = Buffer.concat(headParts, headLength);
+  const headBytes = headParts.length === 1 ? (headParts[0] as Buffer) : Buffer.concat(headParts, headLength);
+  headParts.length = 0;
   if (ended) {
-    checkSize(headLength, o, path ?? 'input');
-    return holdBytes(head, headLength);
+    await source.close();
+    checkSize(headLength, o, name);
+    return holdBytes(headBytes, headLength);
   }
-  if (o.maxBytes <= headLength) {
-    await iterator.return?.();
-    throw tooLarge(path ?? 'input', o.maxBytes, 'raise it with --max-bytes to stream it');
+  if (o.maxBytes < headLength) {
+    await source.close();
+    throw tooLarge(name, o.maxBytes, 'raise it with --max-bytes to stream it');
   }
-  checkNotBinary(head);
-  const bom = startsWithBom(head);
-  const body = bom ? head.subarray(3) : head;
+  try {
+    checkNotBinary(headBytes);
+  } catch (err) {
+    await source.close();
+    throw err;
+  }
+  let head = startsWithBom(headBytes) ? headBytes.subarray(3) : headBytes;
   let read = headLength;
   const limit = o.maxBytes;
-  async function* chunks(): AsyncGenerator<Buffer> {
-    yield body;
-    for (;;) {
-      throwIfAborted(o.signal);
-      let next: IteratorResult<Uint8Array | string>;
-      try {
-        next = await iterator.next();
-      } catch (err) {
-        throw fileError(path ?? 'input', err, 'a file');
-      }
-      if (next.done) return;
-      const value = next.value;
-      const part = typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-      read += part.length;
-      if (read > limit) throw tooLarge(path ?? 'input', limit, 'raise it with --max-bytes');
-      o.tap?.(part);
-      yield part;
+  const fill: Fill = async (into) => {
+    throwIfAborted(o.signal);
+    let filled = 0;
+    if (head.length > 0) {
+      filled = Math.min(head.length, into.length);
+      into.set(head.subarray(0, filled));
+      head = filled === head.length ? EMPTY : head.subarray(filled);
+      if (filled === into.length) return filled;
     }
-  }
+    const target = filled === 0 ? into : into.subarray(filled);
+    const n = await source.fill(target);
+    read += n;
+    if (read > limit) throw tooLarge(name, limit, 'raise it with --max-bytes');
+    // The caller may use `into` again: what the tap keeps must be a copy.
+    if (n > 0) o.tap?.(Buffer.from(target.subarray(0, n)));
+    return filled + n;
+  };
   return {
     kind: 'streamed',
-    chunks: chunks(),
-    head: body,
-    bytesRead: () => read,
-    close: async () => {
-      await iterator.return?.();
+    fill,
+    get head() {
+      return head;
     },
+    bytesRead: () => read,
+    close: () => source.close(),
   };
 }
 
@@ -200,7 +212,7 @@ function checkSize(size: number, o: ResolvedOptions, what: string): void {
   }
 }
 
-function startsWithBom(b: Buffer): boolean {
+export function startsWithBom(b: Buffer): boolean {
   return b.length >= 3 && b[0] === BOM[0] && b[1] === BOM[1] && b[2] === BOM[2];
 }
 

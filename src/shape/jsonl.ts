@@ -5,9 +5,10 @@
  */
 import { cancelledError, WispError } from '../core/errors.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
-import { poolFor, transferable } from '../pipeline/worker-pool.js';
-import { lineChunks } from '../split/line-chunks.js';
+import { poolFor } from '../pipeline/worker-pool.js';
+import type { Fill } from './byte-source.js';
 import { shapeChunkOn, type ChunkTask } from './chunk-task.js';
+import { LineSlots, lineTasks } from './line-slots.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { mergeInto } from './merge.js';
 import { newNode, type ShapeNode } from './node.js';
@@ -107,9 +108,15 @@ const IN_FLIGHT_PER_THREAD = 2;
  * Shape JSON Lines chunks in input order, on `threads` threads (the lent pool, or a pool
  * of this call's own), in process when there are none or the input is a single chunk.
  */
-export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask>, o: ResolvedOptions, threads: number): Promise<LinesOutcome> {
+export async function shapeLineChunks(
+  fill: Fill,
+  chunkBytes: number,
+  o: ResolvedOptions,
+  threads: number,
+): Promise<LinesOutcome> {
   const merger = new LinesMerger();
-  const iterator = chunks[Symbol.asyncIterator]();
+  const slots = new LineSlots(chunkBytes);
+  const iterator = lineTasks(fill, slots);
   const first = await iterator.next();
   if (first.done) return merger.finish();
   const second = await iterator.next();
@@ -123,7 +130,10 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask>, o: Resol
   try {
     await dispatchInOrder<ChunkTask, LinesShape>(all(), {
       start: (task) => shapeChunkOn(pool, task),
-      take: (_, shape) => merger.add(shape!),
+      take: (task, shape) => {
+        merger.add(shape!);
+        slots.release(task.buffer);
+      },
       limit: pool === undefined ? 1 : IN_FLIGHT_PER_THREAD * pool.threads,
       signal: o.signal,
       cancelled: () => cancelledError('json_shape'),
@@ -133,26 +143,3 @@ export async function shapeLineChunks(chunks: AsyncIterable<ChunkTask>, o: Resol
   }
   return merger.finish();
 }
-
-/**
- * Chunks of whole lines (split/line-chunks.ts, no line cut: a JSON line is whole or not
- * JSON), each in a buffer of its own to transfer, with the index of its first line.
- */
-export async function* lineTasks(source: AsyncIterable<Buffer>, chunkBytes: number): AsyncGenerator<ChunkTask> {
-  let firstLine = 0;
-  for await (const chunk of lineChunks(source, { chunkBytes, maxLineBytes: Infinity })) {
-    // Counted before the chunk is yielded: once sent to a thread, its buffer is gone from here.
-    const lines = countLines(chunk);
-    yield { buffer: transferable(chunk), length: chunk.length, firstLine };
-    firstLine += lines;
-  }
-}
-
-/** Lines that start in `bytes`: newlines, plus one for a last line without one. */
-function countLines(bytes: Buffer): number {
-  let lines = 0;
-  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) lines++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== LF ? lines + 1 : lines;
-}
-
-const LF = 0x0a;

@@ -63,7 +63,7 @@ export function countString(n: ShapeNode, length: number): void {
  */
 export function describeString(n: ShapeNode, s: string, major: number, minor: number, checkFormat: boolean): void {
   if (n.example === undefined) {
-    n.example = s.length > EXAMPLE_KEEP_CHARS ? s.slice(0, EXAMPLE_KEEP_CHARS) : s;
+    n.example = ownCopy(s.length > EXAMPLE_KEEP_CHARS ? s.slice(0, EXAMPLE_KEEP_CHARS) : s);
     n.exMajor = major;
     n.exMinor = minor;
   }
@@ -75,7 +75,7 @@ export function describeString(n: ShapeNode, s: string, major: number, minor: nu
   if (values !== null) {
     const entry = values.get(s);
     if (entry !== undefined) entry.count++;
-    else if (values.size < ENUM_MAX_DISTINCT && s.length <= ENUM_MAX_VALUE_LENGTH) values.set(s, { count: 1, major, minor });
+    else if (values.size < ENUM_MAX_DISTINCT && s.length <= ENUM_MAX_VALUE_LENGTH) values.set(ownCopy(s), { count: 1, major, minor });
     else n.enumValues = null;
   }
 }
@@ -128,12 +128,12 @@ export function childOf(n: ShapeNode, key: string, major: number, minor: number)
   if (child !== undefined) return child;
   const idLike = isIdLikeKey(key);
   if (keys.size + 1 > MAP_MAX_KEYS || n.idLikeKeys + (idLike ? 1 : 0) >= MAP_MIN_ID_KEYS) {
-    collapseToMap(n, { key, major, minor });
+    collapseToMap(n, { key: ownCopy(key), major, minor });
     return mapValuesOf(n);
   }
   if (idLike) n.idLikeKeys++;
   const created = newNode(major, minor);
-  keys.set(key, created);
+  keys.set(ownCopy(key), created);
   return created;
 }
 
@@ -155,6 +155,17 @@ export function stampChild(n: ShapeNode, child: ShapeNode, serial: number): void
   if (n.keys === undefined) return;
   if (child.stamp === serial) child.repeats++;
   else child.stamp = serial;
+}
+
+/**
+ * `s` in memory of its own. A string cut from a larger one (as the tokenizer cuts values
+ * from its text) can be a view that keeps all of that text alive; what the shape keeps
+ * (an example, enum values, keys) is copied, so the shape never holds the input. Called
+ * once per thing kept, never per value.
+ */
+export function ownCopy(s: string): string {
+  // Joining flattens into a new string; the slice then points into that copy only.
+  return ` ${s}`.slice(1);
 }
 
 function mapValuesOf(n: ShapeNode): ShapeNode {
