@@ -154,3 +154,22 @@ test('a crash report with --json is redacted: no token, key or email of its exce
     for (const secret of secrets) t.false(r.stdout.includes(secret), `${args.join(' ')}: ${secret}`);
   }
 });
+
+test('a folder: an input skipped is named with its reason, not among what was read; hidden entries left out are counted', async (t) => {
+  const folder = tempDir('cli-log-folder');
+  const log = writeTemp(folder, 'app.log', mixedLog(500));
+  const binary = writeTemp(folder, 'core.bin', Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256)));
+  writeTemp(folder, '.secret.log', mixedLog(10));
+  writeTemp(folder, '.cache-state', 'x\n');
+  const r = await runCli(['log', folder]);
+  t.is(r.code, 0, r.stderr);
+  const first = r.stdout.split('\n')[0]!;
+  t.true(first.includes(log), first);
+  t.false(first.includes('core.bin'), first);
+  t.regex(r.stdout, new RegExp(`note: skipped ${binary.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `));
+  t.regex(r.stdout, /note: 2 hidden entries \(names starting with '\.'\) of the folders named were left out/);
+  const json = JSON.parse((await runCli(['log', folder, '--json'])).stdout);
+  const read = json.read.inputs.filter((i: { skipped?: boolean }) => i.skipped !== true);
+  t.deepEqual(read.map((i: { name: string }) => i.name), [log]);
+  t.is(json.read.bytes, read[0].bytes);
+});

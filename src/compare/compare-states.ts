@@ -6,7 +6,7 @@ import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from '
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';
 import type { CompareExample, ComparisonResult, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
-import { differsInValues, messageOf } from './tokens.js';
+import { differsInValues, isWord, messageOf, templateWords } from './tokens.js';
 
 /** Of a group with several exact templates, the first this many show their example. */
 export const MAX_VARIANTS = 3;
@@ -56,13 +56,21 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
   const counterpart = new Map(pairs.map((p) => [p.now, p]));
   const paired = new Set(pairs.map((p) => p.was));
 
+  // A new group with the very words of one exact template of the baseline's, at another
+  // level, merged there into a group this run shares (`# fail 0` among `# <*> <*>`, while
+  // `# fail 3` is an error of its own): that template is what it was.
+  const sameWords = baselineMembersByWords(matched);
   const entries: { m: MatchedGroup; entry: Omit<NewEntry, 'rank'> }[] = [];
   rankedNew.forEach((m, i) => {
     const p = counterpart.get(i);
-    const entry: Omit<NewEntry, 'rank'> = { ...sideGroup(m, m.now!), change: p === undefined ? 'new' : 'words' };
+    const member = p === undefined ? sameWords.get(templateWords(m.now!.members[0]!.template).join(' ')) : undefined;
+    const entry: Omit<NewEntry, 'rank'> = { ...sideGroup(m, m.now!), change: p === undefined && member === undefined ? 'new' : 'words' };
     if (p !== undefined) {
       entry.was = sideGroup(onlyWas[p.was]!, onlyWas[p.was]!.baseline!);
       entry.similarity = Math.round(p.similarity * 100) / 100;
+    } else if (member !== undefined) {
+      entry.was = sideGroup({ key: member.key, severity: member.severity, template: member.template }, memberSide(member));
+      entry.similarity = 1;
     }
     entries.push({ m, entry });
   });
@@ -112,6 +120,26 @@ export function compareStates(now: LogState, baseline: LogState, top: number): C
     shared,
     notes,
   };
+}
+
+/** The exact templates inside the groups both runs share, by their words: the first of each. */
+function baselineMembersByWords(matched: readonly MatchedGroup[]): Map<string, GroupStat> {
+  const out = new Map<string, GroupStat>();
+  for (const m of matched) {
+    if (m.now === undefined || m.baseline === undefined || m.baseline.members.length < 2) continue;
+    for (const g of m.baseline.members) {
+      const words = templateWords(g.template);
+      if (words.some(isWord)) {
+        const key = words.join(' ');
+        if (!out.has(key)) out.set(key, g);
+      }
+    }
+  }
+  return out;
+}
+
+function memberSide(g: GroupStat): SideMembers {
+  return { records: g.records, lines: g.lines, firstLine: g.firstLine, lastLine: g.lastLine, firstTime: g.firstTime, lastTime: g.lastTime, members: [g] };
 }
 
 /** Severity first, then count, then first appearance (in that side's run): a total order. */

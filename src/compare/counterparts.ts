@@ -13,7 +13,7 @@ import { isWord, lcsLength, templateWords } from './tokens.js';
  */
 export const MIN_SIMILARITY = 0.6;
 export const MIN_SHARED_WORDS = 2;
-export const WORDS_RULE = `a new group is a baseline group with words changed when their templates share ${MIN_SHARED_WORDS} or more words and ${Math.round(MIN_SIMILARITY * 100)}% or more of their word sequence (level words aside)`;
+export const WORDS_RULE = `a new group is a baseline group with words changed when their templates share ${MIN_SHARED_WORDS} or more words and ${Math.round(MIN_SIMILARITY * 100)}% or more of their word sequence, or all of it (level words aside)`;
 
 /** A word in more baseline templates than this does not find candidates: it tells none apart. */
 const MAX_POSTING = 256;
@@ -56,7 +56,9 @@ export function pairCounterparts(now: readonly string[], was: readonly string[])
       if (list === undefined || list.length > MAX_POSTING) continue;
       for (const i of list) shared.set(i, (shared.get(i) ?? 0) + 1);
     }
-    const ranked = [...shared].filter(([, k]) => k >= MIN_SHARED_WORDS).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    // The same words at another level (`# fail 0` was info, `# fail 3` is an error) pair however few they are.
+    const key = words.join('\u0000');
+    const ranked = [...shared].filter(([i, k]) => k >= MIN_SHARED_WORDS || wasWords[i]!.join('\u0000') === key).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     for (const [i] of ranked.slice(0, MAX_CANDIDATES)) {
       const other = wasWords[i]!;
       const similarity = (2 * lcsLength(words, other)) / (words.length + other.length);
