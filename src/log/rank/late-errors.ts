@@ -5,9 +5,9 @@ import { Severity } from '../model/severity.js';
  * The errors a run ends with. Ranking by severity then count puts a noisy log's recurring
  * errors first; a failure printed after them (a test runner's report after a service's
  * logs, a build's error after a machine's kernel noise) has a record or two per group and
- * would rank past the screen, while it is what ended the run. The error groups that first
- * appear after every group an agent reads first has ended are shown before those: a
- * bounded number, in the order they were written, each saying why it is there.
+ * would rank past the screen, while it is what ended the run. The error groups that begin
+ * near the input's end, after every group an agent reads first has ended, are shown before
+ * those: a bounded number, in the order they were written, under a heading that says why.
  */
 
 /** The groups an agent reads first: the late errors must come after all of them. */
