@@ -277,3 +277,19 @@ test('the header says how many groups are printed when the text budget cuts, and
     t.regex(text, new RegExp(`\\(${r.groups.length - printed} more of the ${r.groups.length} groups chosen left out to stay within`));
   }
 });
+
+test('compilers: a position with no level is an error, `note:` is a notice, and rustc\'s source excerpt stays with its message, its label shown', async (t) => {
+  const go = await condense(real('go-build-fail.log'));
+  t.is(find(go, 'imported and not used')?.severity, 'error');
+  t.is(find(go, 'undefined: undefinedHelper')?.severity, 'error');
+  const rust = await condense(real('cargo-build-fail.log'));
+  const mismatch = find(rust, ']: mismatched types')!;
+  t.is(mismatch.severity, 'error');
+  t.is(mismatch.count, 2, 'each diagnostic is one record, its excerpt lines included');
+  t.true(mismatch.exampleMore.some((l) => l.includes('expected `u64`, found `f64`')), mismatch.exampleMore.join('\n'));
+  t.falsy(rust.groups.find((g) => /^\d+ \| /.test(g.template)), 'no excerpt line is a record of its own');
+  const note = await condense('2026-12-01 10:00:00 INFO build:\nm.cpp:6:10: note: candidate template ignored: substitution failed\n');
+  t.is(find(note, 'candidate template ignored')?.severity, 'notice');
+  const git = await condense('Auto-merging src/config.yml\nCONFLICT (content): Merge conflict in src/config.yml\n');
+  t.is(find(git, 'CONFLICT')?.severity, 'error');
+});

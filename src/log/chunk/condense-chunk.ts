@@ -185,6 +185,11 @@ class OpenRecord {
       if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
       return;
     }
+    // What a compiler says is wrong under the code it marks: shown, without raising the record.
+    if (shape & Shape.ExcerptLabel) {
+      this.#cause(this.#keep(line));
+      return;
+    }
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
     if (!isFrame) {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));

@@ -32,6 +32,10 @@ export const Shape = {
   LevelWord: 1 << 10,
   /** A diagnostic, `path/file.ext:12: message` or `file.ext:12:5: message` (compilers, linters, go test). */
   Diagnostic: 1 << 9,
+  /** A compiler's source excerpt under its message: rustc's `14 | fn f() {`, `   |     ^^^ expected`. */
+  Excerpt: 1 << 11,
+  /** An excerpt's label under the code it marks, `   |     ^^^^ expected u64, found f64`: what is wrong, in words. */
+  ExcerptLabel: 1 << 12,
 } as const;
 
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
@@ -51,6 +55,9 @@ const TRACE_MARK = /^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|cre
 const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
+const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
+const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)/;
+const EXCERPT_LABEL = /^ *\| *[\s|]*[\^~]+[\s^~-]* [^\s^~|-]/;
 
 /** Lines are read as latin1 (a char a byte): a UTF-8 symbol is matched by its bytes. */
 function utf8(alternatives: string): string {
@@ -76,6 +83,7 @@ const OPENERS: [RegExp, Severity, number][] = [
   [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:fatal error|fatal|panic)(?:\[[\w-]+\])?: /, Severity.Critical, Shape.LevelWord],
   [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:error|ERROR|Error)(?:\[[\w-]+\])?: /, Severity.Error, Shape.LevelWord],
   [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:warning|WARNING|Warning)(?:\[[\w-]+\])?: /, Severity.Warning, Shape.LevelWord],
+  [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:note|NOTE|Note|help)(?:\[[\w-]+\])?: /, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
   [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
@@ -107,6 +115,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   let shape = 0;
   out.severity = Severity.Info;
   if (FRAME.test(text)) shape |= Shape.Frame;
+  if (EXCERPT.test(text)) shape |= EXCERPT_LABEL.test(text) ? Shape.Excerpt | Shape.ExcerptLabel : Shape.Excerpt;
   if (CAUSE.test(text)) shape |= Shape.Cause;
   const body = indent > 0 ? text.trimStart() : text;
   if (indent === 0) {
@@ -126,6 +135,10 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
         break;
       }
     }
+    // A compiler names a line and column to say what is wrong there (Go's names no level):
+    // an error unless it declares another. A line alone is a trace's location as often
+    // (pytest's `pricing.py:27: KeyError`, `x.py:36: in f`).
+    if (shape === Shape.Diagnostic && COMPILER_POSITION.test(body)) out.severity = Severity.Error;
   } else if (shape & (Shape.Traceback | Shape.Exception)) {
     out.severity = Severity.Error;
   }

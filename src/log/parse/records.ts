@@ -54,7 +54,7 @@ function indentOfText(prefix: string, lineBytes: number): number {
 }
 
 /** Shapes that continue a trace whatever their indentation. */
-const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail;
+const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail | Shape.Excerpt;
 /** Shapes whose class depends on the record they would join: never a place to cut. */
 const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Closer;
 
@@ -139,7 +139,7 @@ export class RecordReader {
       const shape = shapeOf(prefix, indent, this.shape).shape;
       cls = !this.#open ? LineClass.Start : info.strict || continuesPrefixed(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
-        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception)) this.opener = this.shape.severity;
+        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity === Severity.Error)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
     }

@@ -79,7 +79,7 @@ export function renderLogText(r: LogResult, budget: number): string {
     return renderGroup(g);
   });
   const compose = (k: number): string => {
-    let out = headWith(foundLine(r, r.groups.slice(0, k))) + body + blocks.slice(0, k).join('');
+    let out = headWith(foundLine(r, r.groups.slice(0, k), k < blocks.length ? budget : undefined)) + body + blocks.slice(0, k).join('');
     if (k < blocks.length) out += `\n(${n(blocks.length - k)} more of the ${n(blocks.length)} groups chosen left out to stay within ${n(budget)} bytes: ask for JSON or a smaller top)\n`;
     return out;
   };
@@ -92,7 +92,7 @@ export function renderLogText(r: LogResult, budget: number): string {
 }
 
 /** What the header says is shown: the groups printed, ranked ones apart from those shown for a reason. */
-function foundLine(r: LogResult, printed: readonly ShownGroup[]): string {
+function foundLine(r: LogResult, printed: readonly ShownGroup[], cutAt?: number): string {
   const late = printed.filter((g) => g.late !== undefined).length;
   const rare = printed.filter((g) => g.rare !== undefined).length;
   const extras: string[] = [];
@@ -100,7 +100,8 @@ function foundLine(r: LogResult, printed: readonly ShownGroup[]): string {
   if (rare > 0) extras.push(`${rare} rare ${rare === 1 ? 'group' : 'groups'} for the bursts ${rare === 1 ? 'it precedes' : 'they precede'}`);
   const ranked = printed.length - late - rare;
   const also = extras.length === 0 ? '' : extras.length === 1 ? `, ${late > 0 ? '' : 'and '}${extras[0]}` : `, ${extras.join(', and ')}`;
-  return `found ${countOf(r.totals.groups, 'group')} in ${countOf(r.totals.records, 'record')}; showing ${n(ranked + late)}, ranked by severity, then count${also}`;
+  const cut = cutAt === undefined ? '' : ` (of ${n(r.groups.length)} chosen: the rest do not fit ${n(cutAt)} bytes)`;
+  return `found ${countOf(r.totals.groups, 'group')} in ${countOf(r.totals.records, 'record')}; showing ${n(ranked + late)}${cut}, ranked by severity, then count${also}`;
 }
 
 /** Numbered lines, as an editor shows them. */
