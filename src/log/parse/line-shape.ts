@@ -74,7 +74,7 @@ function utf8(alternatives: string): string {
  */
 const OPENERS: [RegExp, Severity, number][] = [
   [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
-  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9])`), Severity.Error, Shape.Opener],
+  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)(?:\[[\w-]+\])?(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
   [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)(?:\[[\w-]+\])?(?:\]|:| )/, Severity.Warning, Shape.LevelWord],
