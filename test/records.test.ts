@@ -293,3 +293,24 @@ test('compilers: a position with no level is an error, `note:` is a notice, and 
   const git = await condense('Auto-merging src/config.yml\nCONFLICT (content): Merge conflict in src/config.yml\n');
   t.is(find(git, 'CONFLICT')?.severity, 'error');
 });
+
+test('the errors a noisy input ends with come first, under one heading, no more of them than the groups asked for', async (t) => {
+  const noiseRun = real('noisy-service.log');
+  let noise = '';
+  while (noise.split('\n').length < 2000) noise += noiseRun;
+  const text = noise + real('pytest-fail.log');
+  const r = await condense(text, { top: 30 });
+  const late = r.groups.filter((g) => g.late !== undefined);
+  t.true(late.length > 0 && late.length <= 8);
+  t.deepEqual(r.groups.slice(0, late.length), late, 'they lead');
+  t.true(late.every((g, i) => i === 0 || g.firstLine > late[i - 1]!.firstLine), 'in line order');
+  t.true(late.every((g) => g.severity === 'error' || g.severity === 'critical'));
+  t.true(late.every((g) => g.firstLine > g.late!.after));
+  const rendered = renderLogText(r, 10_000);
+  t.is(rendered.split('the errors the input ends with, begun after line').length - 1, 1);
+  t.regex(rendered, /then the groups by rank:\n\n#1 /);
+  const few = await condense(text, { top: 2 });
+  t.true(few.groups.filter((g) => g.late !== undefined).length <= 2);
+  // Alone, with nothing noisy before it, the output is ranked as before: nothing is moved.
+  t.is((await condense(real('pytest-fail.log'))).groups.filter((g) => g.late !== undefined).length, 0);
+});

@@ -14,6 +14,8 @@ import { Severity } from '../model/severity.js';
 export const FIRST_RANKS = 5;
 /** A late group begins within this many lines of the input's end: a failure's report, not a log's middle. */
 export const LATE_WINDOW_LINES = 500;
+/** Noise recurs: a first-ranked group of at least this many records must have ended before a late group. */
+export const MIN_NOISE_RECORDS = 5;
 /** At most this many late groups are moved forward. */
 export const LATE_SLOTS = 8;
 
@@ -28,9 +30,11 @@ export interface LateGroup {
  * error groups that begin after every first-ranked group begun before them has ended (a
  * first-ranked group may begin later: a panic that ends the run). `tailFrom`: the first
  * line the result shows as the input's last lines; a group wholly within them is on
- * screen already. The LATE_SLOTS begun last, in the order they were written.
+ * screen already. `lastLine`: the input's last line; a late group begins within
+ * LATE_WINDOW_LINES of it. The LATE_SLOTS begun last (no more than `top`, the groups
+ * asked for), in the order they were written.
  */
-export function findLateErrors(ranked: readonly GroupStat[], tailFrom: number, lastLine: number): LateGroup[] {
+export function findLateErrors(ranked: readonly GroupStat[], tailFrom: number, lastLine: number, top: number): LateGroup[] {
   if (ranked.length <= FIRST_RANKS) return [];
   const from = lastLine - LATE_WINDOW_LINES;
   const first = ranked.slice(0, FIRST_RANKS);
@@ -52,19 +56,22 @@ export function findLateErrors(ranked: readonly GroupStat[], tailFrom: number, l
     if (g.severity <= Severity.Error && !noise.includes(g) && g.firstLine > Math.max(noiseEnd, from) && g.firstLine < tailFrom) late.push({ group: g, after: noiseEnd });
   }
   late.sort((a, b) => b.group.firstLine - a.group.firstLine);
-  return late.slice(0, LATE_SLOTS).reverse();
+  return late.slice(0, Math.min(LATE_SLOTS, top)).reverse();
 }
 
 /**
  * The last line of the groups among `first` begun before `g`, when all of them have ended
- * before it begins; 0 when one has not, or none begun before it.
+ * before it begins and one of them recurred (noise, not the same failure's other parts);
+ * 0 otherwise.
  */
 function endBefore(g: GroupStat, first: readonly GroupStat[]): number {
   let after = 0;
+  let recurring = false;
   for (const h of first) {
     if (h === g || h.firstLine >= g.firstLine) continue;
     if (h.lastLine >= g.firstLine) return 0;
     after = Math.max(after, h.lastLine);
+    if (h.records >= MIN_NOISE_RECORDS) recurring = true;
   }
-  return after;
+  return recurring ? after : 0;
 }

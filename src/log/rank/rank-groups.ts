@@ -28,7 +28,7 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: 
   for (const [key, rep] of representative) representative.set(key, byEnum.get(rep) ?? rep);
   for (const [key, rep] of byEnum) if (!representative.has(key)) representative.set(key, rep);
   // The errors the run ends with come first when ranking puts them past the first screen.
-  const late = findLateErrors(all, read.tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines);
+  const late = findLateErrors(all, read.tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
   const lateSet = new Set(lateAfter.keys());
   const ranked = all.slice(0, top);
