@@ -26,6 +26,8 @@ export class WorkerPool {
   readonly threads: number;
   /** Per worker file warmed: how many of its warm-up tasks have answered. */
   readonly #warmed = new Map<string, number>();
+  /** Warm-up tasks not yet answered: close waits for them (see close). */
+  readonly #warming = new Set<Promise<void>>();
 
   private constructor(piscina: Piscina, threads: number) {
     this.#piscina = piscina;
@@ -63,7 +65,11 @@ export class WorkerPool {
     const answered = (): void => {
       this.#warmed.set(worker.href, this.#warmed.get(worker.href)! + 1);
     };
-    for (let i = 0; i < this.threads; i++) this.run(worker, { warm: true } satisfies WarmUp, []).then(answered, answered);
+    for (let i = 0; i < this.threads; i++) {
+      const warming: Promise<void> = this.run(worker, { warm: true } satisfies WarmUp, []).then(answered, answered);
+      this.#warming.add(warming);
+      void warming.finally(() => this.#warming.delete(warming));
+    }
   }
 
   /** Warm-up tasks for `worker` answered so far: at least one means a thread is ready for real tasks. */
@@ -76,7 +82,16 @@ export class WorkerPool {
     return this.#piscina.completed;
   }
 
+  /**
+   * Ends the threads once every warm-up has answered, so that no thread is terminated
+   * while it loads its worker file's modules. Once, in a CI dry run, a worker thread
+   * aborted the whole process inside piscina's require() of an ES module (node 20:
+   * "IsGraphAsync must be used on an instantiated module"); a pool closed during its
+   * warm-up is the likeliest way there we know of (not reproduced in 180 start-warm-close
+   * cycles). Waiting costs at most a module load.
+   */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.#warming]);
     await this.#piscina.destroy();
   }
 }
