@@ -1,7 +1,7 @@
 import type { InputRead } from '../log/model/result.js';
 import { SEVERITIES } from '../log/model/severity.js';
 import { formatBytes } from '../log/render/log-text.js';
-import { clip, formatCount } from '../core/text.js';
+import { clip, formatCount, plural } from '../core/text.js';
 import type { ComparisonResult, CompareResult, CrashComparison, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
 
 const n = formatCount;
@@ -67,12 +67,12 @@ export function renderComparisonText(r: ComparisonResult, budget: number): strin
   return out + tail;
 }
 
-const groups = (k: number): string => `${n(k)} ${k === 1 ? 'group' : 'groups'}`;
-const lines = (k: number): string => `${n(k)} ${k === 1 ? 'line' : 'lines'}`;
+const groups = (k: number): string => plural(k, 'group');
+const lines = (k: number): string => plural(k, 'line');
 
 function sideLine(s: SideRead): string {
   const names = s.read.inputs.filter((i: InputRead) => i.skipped !== true).map((i: InputRead) => i.name).join(', ') || 'nothing';
-  return `read ${formatBytes(s.read.bytes)}, ${lines(s.read.lines)} from ${names} (format: ${s.format}); ${groups(s.totals.groups)} in ${n(s.totals.records)} ${s.totals.records === 1 ? 'record' : 'records'}`;
+  return `read ${formatBytes(s.read.bytes)}, ${lines(s.read.lines)} from ${names} (format: ${s.format}); ${groups(s.totals.groups)} in ${plural(s.totals.records, 'record')}`;
 }
 
 function notesOf(s: SideRead, who: string): string[] {
@@ -97,7 +97,8 @@ function where(g: SideGroup, prefix = ''): string {
   return `${lines}${time}`;
 }
 
-function countOf(g: SideGroup): string {
+/** `ERROR x3 (5 lines)`: a group's severity and size, as the log's text shows them. */
+function sizeOf(g: SideGroup): string {
   return `${g.severity.toUpperCase()} x${n(g.records)}${g.lines > g.records ? ` (${n(g.lines)} lines)` : ''}`;
 }
 
@@ -119,21 +120,21 @@ function body(g: SideGroup, moreLines: number): string {
 }
 
 function newBlock(e: NewEntry): string {
-  let s = `#${e.rank} ${countOf(e)}  ${where(e)}\n${body(e, Infinity)}`;
+  let s = `#${e.rank} ${sizeOf(e)}  ${where(e)}\n${body(e, Infinity)}`;
   if (e.was !== undefined) {
     const how = e.change === 'words' ? 'words changed' : 'values changed';
-    s += `  was (${how}): ${countOf(e.was)}  ${cell(e.was.examples[0]?.example ?? e.was.template, LINE_CHARS)}\n`;
+    s += `  was (${how}): ${sizeOf(e.was)}  ${cell(e.was.examples[0]?.example ?? e.was.template, LINE_CHARS)}\n`;
   }
   return s;
 }
 
 function rateBlock(e: RateEntry): string {
   const per = `${e.perThousandNow} per 1,000 records, was ${e.perThousandWas} (${e.direction} ${e.factor === Infinity ? 'from none' : `${e.factor}x`})`;
-  return `#${e.rank} ${countOf(e.now)}, baseline x${n(e.was.records)}: ${per}  ${where(e.now)}\n${body(e.now, GONE_MORE_LINES)}`;
+  return `#${e.rank} ${sizeOf(e.now)}, baseline x${n(e.was.records)}: ${per}  ${where(e.now)}\n${body(e.now, GONE_MORE_LINES)}`;
 }
 
 function goneBlock(g: SideGroup & { rank: number }): string {
-  return `#${g.rank} ${countOf(g)}  ${where(g, 'baseline ')}\n${body(g, GONE_MORE_LINES)}`;
+  return `#${g.rank} ${sizeOf(g)}  ${where(g, 'baseline ')}\n${body(g, GONE_MORE_LINES)}`;
 }
 
 function renderCrashComparison(r: CrashComparison): string {

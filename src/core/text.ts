@@ -14,7 +14,7 @@ export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** `1 line`, `2 lines`, `1,204 groups`: a count with its noun in the number it needs. */
-export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+/** `1 line`, `2 lines`, `1 zombie process`, `3 zombie processes`: a count with its noun in the number it needs. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }

@@ -4,7 +4,7 @@
  * nothing in the outline can carry a secret, a line break, or a misleading control
  * character. Numbers are formatted without the locale (byte-identical everywhere).
  */
-import { formatCount } from '../core/text.js';
+import { formatCount, plural } from '../core/text.js';
 import { redact } from '../redact/index.js';
 
 /** Shown string examples are at most this many characters (before escaping). */
@@ -13,7 +13,7 @@ const KEY_CHARS = 40;
 const MAP_KEY_CHARS = 32;
 
 /** 1234567 -> "1,234,567" for counts: the one formatter wisp writes numbers with. */
-export { formatCount };
+export { formatCount, plural };
 
 /** A number from the data: at most 10 significant digits, no locale. */
 export function formatValue(v: number): string {
@@ -98,7 +98,3 @@ export function quote(s: string): string {
   );
 }
 
-/** "1 object" / "2 objects". */
-export function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}

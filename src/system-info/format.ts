@@ -1,4 +1,4 @@
-import { formatCount } from '../core/text.js';
+export { plural } from '../core/text.js';
 
 /** How system_info writes numbers: binary units, one decimal, fixed conventions. */
 
@@ -40,4 +40,3 @@ export function formatCpuTime(seconds: number): string {
   return formatDuration(seconds);
 }
 
-export const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;

@@ -1,5 +1,5 @@
 import { isWispError, WispError } from '../../core/errors.js';
-import { countOf } from '../../core/text.js';
+import { plural } from '../../core/text.js';
 import { WISP_VERSION } from '../../core/version.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { expandPaths } from '../../input/expand-paths.js';
@@ -74,7 +74,7 @@ export const runLog: CommandRunner = async (args, io) => {
   const paths = await expandPaths(positionals.length > 0 ? positionals : ['-'], left);
   // Hidden entries of the folders walked: left out, and said so, since a user may have meant them.
   const withHidden = (result: CondenseResult): CondenseResult => {
-    if (left.hidden > 0 && result.kind === 'log') result.read.notes.push(`${countOf(left.hidden, 'hidden entry', 'hidden entries')} (names starting with '.') of the folders named ${left.hidden === 1 ? 'was' : 'were'} left out: name ${left.hidden === 1 ? 'it' : 'them'} to read ${left.hidden === 1 ? 'it' : 'them'}`);
+    if (left.hidden > 0 && result.kind === 'log') result.read.notes.push(`${plural(left.hidden, 'hidden entry', 'hidden entries')} (names starting with '.') of the folders named ${left.hidden === 1 ? 'was' : 'were'} left out: name ${left.hidden === 1 ? 'it' : 'them'} to read ${left.hidden === 1 ? 'it' : 'them'}`);
     return result;
   };
   if (paths.filter((p) => p === '-').length > 1) throw new WispError('WISP_BAD_ARGUMENT', 'stdin (-) can be read only once');

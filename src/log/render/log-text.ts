@@ -2,7 +2,7 @@ import type { LogResult, ShownGroup } from '../model/result.js';
 import { SEVERITIES } from '../model/severity.js';
 import { renderCrashReport } from '../../crash/index.js';
 import { afterTokens, headerTokenCount } from '../parse/header.js';
-import { clip, countOf, formatCount } from '../../core/text.js';
+import { clip, plural, formatCount } from '../../core/text.js';
 
 /** Of a template or an example, this much of the message is shown; the header before it is cut first. */
 const MESSAGE_CHARS = 300;
@@ -32,13 +32,13 @@ export function renderLogText(r: LogResult, budget: number): string {
   const head: string[] = [];
   // A skipped input is named in its note, not among what was read.
   const names = r.read.inputs.filter((i) => i.skipped !== true).map((i) => i.name).join(', ') || 'nothing';
-  head.push(`read ${formatBytes(r.read.bytes)}, ${countOf(r.read.lines, 'line')} from ${names} (format: ${r.format})`);
+  head.push(`read ${formatBytes(r.read.bytes)}, ${plural(r.read.lines, 'line')} from ${names} (format: ${r.format})`);
   const crashes = r.read.crashes?.length ?? 0;
   if (crashes > 0) head.push(`${n(crashes)} of them ${crashes === 1 ? 'is a crash report, shown' : 'are crash reports, shown'} first as ${crashes === 1 ? 'a crash' : 'crashes'}`);
   const notes: string[] = [];
   if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
-  if (r.read.cutLines > 0) notes.push(`${countOf(r.read.cutLines, 'line')} of 64 KB or more ${r.read.cutLines === 1 ? 'was' : 'were'} cut to 64 KB`);
-  if (r.read.frameLines > 0) notes.push(`${countOf(r.read.frameLines, 'header/footer line')} ${r.read.frameLines === 1 ? 'is not a log line' : 'are not log lines'}`);
+  if (r.read.cutLines > 0) notes.push(`${plural(r.read.cutLines, 'line')} of 64 KB or more ${r.read.cutLines === 1 ? 'was' : 'were'} cut to 64 KB`);
+  if (r.read.frameLines > 0) notes.push(`${plural(r.read.frameLines, 'header/footer line')} ${r.read.frameLines === 1 ? 'is not a log line' : 'are not log lines'}`);
   for (const s of r.read.skippedInputs) notes.push(`skipped ${s.name}: ${s.reason}`);
   notes.push(...r.read.notes);
   for (const note of notes) head.push(`note: ${note}`);
@@ -48,10 +48,10 @@ export function renderLogText(r: LogResult, budget: number): string {
   if (r.omitted.groups > 0 || r.omitted.overflowLines > 0) {
     const parts = SEVERITIES.flatMap((s) => {
       const c = r.omitted.bySeverity[s];
-      return c === undefined ? [] : [`${s} ${countOf(c.groups, 'group')}/${countOf(c.lines, 'line')}`];
+      return c === undefined ? [] : [`${s} ${plural(c.groups, 'group')}/${plural(c.lines, 'line')}`];
     });
-    head.push(`left out: ${countOf(r.omitted.groups, 'group')}, ${countOf(r.omitted.lines, 'line')} (${parts.join('; ')})`);
-    if (r.omitted.overflowLines > 0) head.push(`note: ${countOf(r.omitted.overflowLines, 'line')} had templates past the group cap and were counted, not grouped`);
+    head.push(`left out: ${plural(r.omitted.groups, 'group')}, ${plural(r.omitted.lines, 'line')} (${parts.join('; ')})`);
+    if (r.omitted.overflowLines > 0) head.push(`note: ${plural(r.omitted.overflowLines, 'line')} had templates past the group cap and were counted, not grouped`);
   } else {
     head.push('left out: nothing');
   }
@@ -101,7 +101,7 @@ function foundLine(r: LogResult, printed: readonly ShownGroup[], cutAt?: number)
   const ranked = printed.length - late - rare;
   const also = extras.length === 0 ? '' : extras.length === 1 ? `, ${late > 0 ? '' : 'and '}${extras[0]}` : `, ${extras.join(', and ')}`;
   const cut = cutAt === undefined ? '' : ` (of ${n(r.groups.length)} chosen: the rest do not fit ${n(cutAt)} bytes)`;
-  return `found ${countOf(r.totals.groups, 'group')} in ${countOf(r.totals.records, 'record')}; showing ${n(ranked + late)}${cut}, ranked by severity, then count${also}`;
+  return `found ${plural(r.totals.groups, 'group')} in ${plural(r.totals.records, 'record')}; showing ${n(ranked + late)}${cut}, ranked by severity, then count${also}`;
 }
 
 /** Numbered lines, as an editor shows them. */
@@ -130,13 +130,13 @@ function renderGroup(g: ShownGroup): string {
   let s = `\n#${g.rank} ${g.severity.toUpperCase()} x${n(g.count)}${extra}  ${lines}${time}\n`;
   if (g.rare !== undefined) {
     const shared = g.rare.shared.length > 0 ? `, shares ${g.rare.shared.slice(0, 3).map((w) => `'${cell(w, 30)}'`).join(', ')} with it` : '';
-    s += `  rare (${countOf(g.count, 'record')}), ${g.rare.lead} before the burst of #${g.rare.beforeRank} '${g.rare.burst}' (${countOf(g.rare.burstRecords, 'record')}) begins${shared}\n`;
+    s += `  rare (${plural(g.count, 'record')}), ${g.rare.lead} before the burst of #${g.rare.beforeRank} '${g.rare.burst}' (${plural(g.rare.burstRecords, 'record')}) begins${shared}\n`;
   }
   if (g.inputs !== undefined && g.inputCount !== undefined) {
     const list = g.inputs.map((i) => `${i.name} x${n(i.count)}`).join(', ');
     const more = g.inputCount > g.inputs.length ? `, ${n(g.inputCount - g.inputs.length)} more` : '';
     const first = g.firstAt !== undefined ? `; first at ${g.firstAt.name}:${n(g.firstAt.line)}` : '';
-    s += `  in ${countOf(g.inputCount, 'input')}: ${list}${more}${first}\n`;
+    s += `  in ${plural(g.inputCount, 'input')}: ${list}${more}${first}\n`;
   }
   const tokens = g.template.split(/[ \t]+/);
   const headerTokens = headerTokenCount(tokens);
@@ -156,7 +156,7 @@ function renderGroup(g: ShownGroup): string {
   const exampleMessage = g.exampleTemplateAt < 0 ? 0 : afterTokens(g.example, g.exampleTemplateAt, headerTokens);
   s += `  e.g. ${headerThenMessage(g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
-  if (g.exampleMoreLines > 0) s += `     (${countOf(g.exampleMoreLines, 'more line', 'more lines')})\n`;
+  if (g.exampleMoreLines > 0) s += `     (${plural(g.exampleMoreLines, 'more line', 'more lines')})\n`;
   for (const other of g.also ?? []) s += `  also ${headerThenMessage(other, 0)}\n`;
   return s;
 }
