@@ -39,6 +39,7 @@ export interface Pair {
 export function pairCounterparts(now: readonly string[], was: readonly string[]): Pair[] {
   if (now.length === 0 || was.length === 0) return [];
   const wasWords = was.map(templateWords);
+  const wasKeys = wasWords.map((words) => words.join('\u0000'));
   const index = new Map<string, number[]>();
   wasWords.forEach((words, i) => {
     for (const w of new Set(words.filter(isWord))) {
@@ -58,7 +59,7 @@ export function pairCounterparts(now: readonly string[], was: readonly string[])
     }
     // The same words at another level (`# fail 0` was info, `# fail 3` is an error) pair however few they are.
     const key = words.join('\u0000');
-    const ranked = [...shared].filter(([i, k]) => k >= MIN_SHARED_WORDS || wasWords[i]!.join('\u0000') === key).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const ranked = [...shared].filter(([i, k]) => k >= MIN_SHARED_WORDS || wasKeys[i] === key).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     for (const [i] of ranked.slice(0, MAX_CANDIDATES)) {
       const other = wasWords[i]!;
       const similarity = (2 * lcsLength(words, other)) / (words.length + other.length);

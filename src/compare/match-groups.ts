@@ -4,13 +4,7 @@ import type { MergedLog } from '../log/model/state.js';
 import { mergeWordVariables } from '../log/group/word-variables.js';
 
 /** One run's records of a matched group: its exact-template groups, first first. */
-export interface SideMembers {
-  records: number;
-  lines: number;
-  firstLine: number;
-  lastLine: number;
-  firstTime: string;
-  lastTime: string;
+export interface SideMembers extends Pick<GroupStat, 'records' | 'lines' | 'firstLine' | 'lastLine' | 'firstTime' | 'lastTime'> {
   members: GroupStat[];
 }
 

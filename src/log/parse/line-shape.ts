@@ -67,6 +67,11 @@ function utf8(alternatives: string): string {
     .join('|');
 }
 
+/** A level word after a program's or a file position's name (`gcc: error: `, `x.c:3:5: note: `, `cc1[42]: warning[W1]: `). */
+function afterName(levels: string): RegExp {
+  return new RegExp(`^[\\w.+/\\-]+(?::\\d+){0,2}(?:\\[\\d+\\])?: (?:${levels})(?:\\[[\\w-]+\\])?: `);
+}
+
 /**
  * Lines that start a record of their own, with the severity they carry. The forms are those
  * the tools print (Go's runtime, Python, the JVM, Rust, shells, test runners), and a line
@@ -80,10 +85,10 @@ const OPENERS: [RegExp, Severity, number][] = [
   [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)(?:\[[\w-]+\])?(?:\]|:| )/, Severity.Warning, Shape.LevelWord],
   // A program's or a file position's name, then the level: `gcc: error: x.c: ...`,
   // `x.c:3:5: fatal error: y.h: ...`, `make: *** [all] Error 2` is not one (no colon after).
-  [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:fatal error|fatal|panic)(?:\[[\w-]+\])?: /, Severity.Critical, Shape.LevelWord],
-  [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:error|ERROR|Error)(?:\[[\w-]+\])?: /, Severity.Error, Shape.LevelWord],
-  [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:warning|WARNING|Warning)(?:\[[\w-]+\])?: /, Severity.Warning, Shape.LevelWord],
-  [/^[\w.+/\-]+(?::\d+){0,2}(?:\[\d+\])?: (?:note|NOTE|Note|help)(?:\[[\w-]+\])?: /, Severity.Notice, Shape.LevelWord],
+  [afterName('fatal error|fatal|panic'), Severity.Critical, Shape.LevelWord],
+  [afterName('error|ERROR|Error'), Severity.Error, Shape.LevelWord],
+  [afterName('warning|WARNING|Warning'), Severity.Warning, Shape.LevelWord],
+  [afterName('note|NOTE|Note|help'), Severity.Notice, Shape.LevelWord],
   [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
   [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],

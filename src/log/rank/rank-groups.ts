@@ -30,14 +30,13 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: 
   // The errors the run ends with come first when ranking puts them past the first screen.
   const late = findLateErrors(all, read.tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
-  const lateSet = new Set(lateAfter.keys());
   const ranked = all.slice(0, top);
   // The rare line before a burst, which ranking leaves out, is shown right after the burst.
-  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateSet.has(g)), all);
+  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateAfter.has(g)), all);
   const rareOf = new Map(rare.map((r) => [r.group, r.reason]));
-  const shown: GroupStat[] = [...lateSet];
+  const shown: GroupStat[] = [...lateAfter.keys()];
   ranked.forEach((g, i) => {
-    if (!lateSet.has(g)) shown.push(g);
+    if (!lateAfter.has(g)) shown.push(g);
     for (const r of rare) if (r.reason.beforeRank === i + 1) shown.push(r.group);
   });
   const rankOf = new Map(all.map((g, i) => [g, i]));
