@@ -314,3 +314,10 @@ test('the errors a noisy input ends with come first, under one heading, no more 
   // Alone, with nothing noisy before it, the output is ranked as before: nothing is moved.
   t.is((await condense(real('pytest-fail.log'))).groups.filter((g) => g.late !== undefined).length, 0);
 });
+
+test('a lone letter on a line without the header is no level (pytest\'s `F  [100%]` progress line); a bracketed one still is', async (t) => {
+  const r = await condense(`2026-12-01 10:00:00,001 INFO run: starting\nF${' '.repeat(72)}[100%]\n2026-12-01 10:00:01,001 INFO run: done\n[E] disk full\n`);
+  t.is(find(r, '[<NUM>%]')?.severity, 'info');
+  t.is(find(r, 'disk full')?.severity, 'error');
+  t.is(r.linesBySeverity.critical, 0);
+});

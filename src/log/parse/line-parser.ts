@@ -105,7 +105,9 @@ export class LineParser {
     this.time = '';
     let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
     if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
-    declared ??= declaredLevel(prefix, p);
+    // A line without the input's header names a level in words: a lone letter there is
+    // more often a progress mark (pytest's `F      [100%]`) than logcat's `E`.
+    declared ??= declaredLevel(prefix, p, false);
     this.declared = declared !== undefined;
     this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
     this.templateAt = contentStart;
@@ -336,7 +338,7 @@ function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
  * `level=error`, GitHub's `##[error]`, logcat's single letters. A lowercase bare word
  * counts only when bracketed or keyed, so that "error" in prose falls to fromWords.
  */
-function declaredLevel(line: string, start: number): Severity | undefined {
+function declaredLevel(line: string, start: number, letters = true): Severity | undefined {
   if (line.startsWith('##[', start)) {
     const close = line.indexOf(']', start);
     if (close > 0 && close < start + 12) {
@@ -351,7 +353,7 @@ function declaredLevel(line: string, start: number): Severity | undefined {
     let j = i;
     while (j < limit && line.charCodeAt(j) !== 32) j++;
     if (j === i) break;
-    const level = levelToken(line, i, j);
+    const level = letters || j - i > 1 ? levelToken(line, i, j) : undefined;
     if (level !== undefined) return level;
     i = j;
   }
