@@ -12,7 +12,7 @@
  *   npm run bench -- --before /path/build  # also another build's CLI (a checkout with dist/ built)
  *   npm run bench -- --cli-only            # the whole-process case alone
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,27 @@ function regexProcess(path: string): number {
   const r = spawnSync(process.execPath, [REGEX_BASELINE, path], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return performance.now() - t0;
+}
+
+/**
+ * How much two CPU-bound threads get done here next to one: the regex baseline run alone,
+ * then as two processes at once. On a machine with two free cores this is about 2; on a
+ * shared host, less. It bounds what a pool of two threads can gain over one.
+ */
+async function twoAtOnce(path: string): Promise<number> {
+  const once = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [REGEX_BASELINE, path], { stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`regex baseline exited ${code}`))));
+    });
+  const t0 = performance.now();
+  await once();
+  const alone = performance.now() - t0;
+  const t1 = performance.now();
+  await Promise.all([once(), once()]);
+  const pair = performance.now() - t1;
+  return (2 * alone) / pair;
 }
 
 function wcLines(path: string): number {
@@ -143,6 +164,7 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
     cliTimes.wc!.push(wcLines(mid));
     if (BEFORE_ROOT !== undefined) cliTimes.before!.push(cliRun(mid, [], BEFORE_ROOT).ms);
   }
+  const scaling = median([await twoAtOnce(mid), await twoAtOnce(mid), await twoAtOnce(mid)]);
   const cliPool = median(cliTimes.pool!);
   const cliRegex = median(cliTimes.regex!);
   const cliMain = median(cliTimes.main!);
@@ -152,6 +174,7 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
     { case: '  baseline: regex masks + Map, whole process', ms: cliRegex, 'MB/s': midMb / (cliRegex / 1000), ratio: cliRegex / cliPool, target: 'ratio >= 6' },
     { case: '  wisp log --workers 0, whole CLI process', ms: cliMain, 'MB/s': midMb / (cliMain / 1000), ratio: cliRegex / cliMain },
     { case: '  baseline: wc -l (process)', ms: cliWc, 'MB/s': midMb / (cliWc / 1000), ratio: cliWc / cliPool },
+    { case: '  this machine: work done by 2 baseline processes at once / by 1', ratio: scaling, target: '2 on two free cores' },
   );
   if (BEFORE_ROOT !== undefined) {
     const before = median(cliTimes.before!);

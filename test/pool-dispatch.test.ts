@@ -7,7 +7,7 @@ import test from 'ava';
 import { setTimeout as delay } from 'node:timers/promises';
 import { mixedLog } from '../fixtures/logs.js';
 import { textSource } from '../src/input/sources.js';
-import { chunkThreadsReady, warmChunkThreads } from '../src/log/chunk/task.js';
+import { chunkThreadsReady, warmChunkThreads } from '../src/log/chunk/threads.js';
 import { condenseLog } from '../src/log/index.js';
 import { WorkerPool } from '../src/pipeline/worker-pool.js';
 

@@ -13,8 +13,9 @@ import { keepTail, refuseOver } from '../input/byte-limit.js';
 import { expectedBytes, type LogSource, type OpenedSource } from '../input/sources.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { ProgressMeter } from '../pipeline/progress.js';
-import { poolFor, threadsFor, type WorkerPool } from '../pipeline/worker-pool.js';
-import { chunkThreadsReady, condenseChunkOn, warmChunkThreads } from './chunk/task.js';
+import { defaultThreadCount, poolFor, threadsFor, type WorkerPool } from '../pipeline/worker-pool.js';
+import { condenseChunkOn } from './chunk/task.js';
+import { chunkThreadsReady, warmChunkThreads } from './chunk/threads.js';
 import { writeAssignments } from './group/assignments.js';
 import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
 import { InputsMerger } from './merge/inputs-merger.js';
@@ -128,7 +129,9 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
       if (item.kind !== 'chunk') return undefined;
       opts.tap?.(item.chunk);
       raw.see(item);
-      return condenseChunkOn(pool.ready(), item.chunk, item.info);
+      const ready = pool.ready();
+      if (ready !== undefined || !pool.waits) return condenseChunkOn(ready, item.chunk, item.info);
+      return pool.whenReady().then((p) => condenseChunkOn(p, item.chunk, item.info));
     },
     take: (item, partial) => merger.take(item, partial),
     limit: threads === 0 ? 1 : threads * IN_FLIGHT_PER_THREAD,
@@ -163,30 +166,46 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
  * A run's pool while it starts: `ready()` is the pool once one of its threads has loaded
  * the chunk condenser, else undefined (condense here). A pool that fails to start fails
  * the run at the next chunk, as it failed the run at its start before threads started early.
+ *
+ * Condensing here while the threads load helps only where a core is left for this
+ * thread: with a thread on every core, it takes the cores the threads load on (and warms
+ * code this thread then leaves). There the chunks wait instead (`waits`, `whenReady`).
  */
 class StartingPool {
   #pool: WorkerPool | undefined;
   #error: unknown;
   #failed = false;
-  readonly #started: Promise<{ close: () => Promise<void> }>;
+  readonly #started: Promise<{ pool: WorkerPool | undefined; close: () => Promise<void> }>;
+  readonly #ready: Promise<WorkerPool | undefined>;
+  /** Chunks wait for the threads rather than be condensed here while they load. */
+  readonly waits: boolean;
 
   constructor(threads: number, lent: WorkerPool | undefined) {
+    this.waits = threads >= defaultThreadCount();
     this.#started = poolFor(threads, lent).then((p) => {
-      if (p.pool !== undefined) {
-        warmChunkThreads(p.pool);
-        this.#pool = p.pool;
-      }
+      if (p.pool !== undefined) this.#pool = p.pool;
       return p;
+    });
+    this.#ready = this.#started.then(async (p) => {
+      if (p.pool === undefined) return undefined;
+      await warmChunkThreads(p.pool);
+      return p.pool;
     });
     this.#started.catch((err: unknown) => {
       this.#failed = true;
       this.#error = err;
     });
+    this.#ready.catch(() => undefined);
   }
 
   ready(): WorkerPool | undefined {
     if (this.#failed) throw this.#error;
     return this.#pool !== undefined && chunkThreadsReady(this.#pool) ? this.#pool : undefined;
+  }
+
+  /** The pool once a thread has loaded the chunk condenser (undefined: no threads); rejects as the start failed. */
+  whenReady(): Promise<WorkerPool | undefined> {
+    return this.#ready;
   }
 
   /** Closes a pool of the run's own; one that failed to start has nothing to close (ready() reports it). */

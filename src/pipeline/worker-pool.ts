@@ -26,6 +26,8 @@ export class WorkerPool {
   readonly threads: number;
   /** Per worker file warmed: how many of its warm-up tasks have answered. */
   readonly #warmed = new Map<string, number>();
+  /** Per worker file warmed: its first thread's answer. */
+  readonly #firstWarm = new Map<string, Promise<void>>();
   /** Warm-up tasks not yet answered: close waits for them (see close). */
   readonly #warming = new Set<Promise<void>>();
 
@@ -57,19 +59,28 @@ export class WorkerPool {
   /**
    * Makes every thread load `worker` now (a WarmUp task each), so that their start-up
    * overlaps the caller's reading; once per worker file for the pool's life. A failure to
-   * load counts as an answer too: it shows again on the first real task.
+   * load counts as an answer too: it shows again on the first real task. Returns when
+   * the first thread has answered.
    */
-  warm(worker: URL): void {
-    if (this.#warmed.has(worker.href)) return;
+  warm(worker: URL): Promise<void> {
+    const first = this.#firstWarm.get(worker.href);
+    if (first !== undefined) return first;
     this.#warmed.set(worker.href, 0);
+    let resolveFirst!: () => void;
+    const firstAnswer = new Promise<void>((resolve) => {
+      resolveFirst = resolve;
+    });
+    this.#firstWarm.set(worker.href, firstAnswer);
     const answered = (): void => {
       this.#warmed.set(worker.href, this.#warmed.get(worker.href)! + 1);
+      resolveFirst();
     };
     for (let i = 0; i < this.threads; i++) {
       const warming: Promise<void> = this.run(worker, { warm: true } satisfies WarmUp, []).then(answered, answered);
       this.#warming.add(warming);
       void warming.finally(() => this.#warming.delete(warming));
     }
+    return firstAnswer;
   }
 
   /** Warm-up tasks for `worker` answered so far: at least one means a thread is ready for real tasks. */

@@ -107,23 +107,37 @@ export function buildRunAutomaton(spec: RunSpec): RunAutomaton {
   }
   const shift = Math.ceil(Math.log2(classFeatures.length));
 
-  const step = (s: State, k: number): State => {
-    const [token, upper, digit, inDigitRun, plus, dash, dot, backslash] = classFeatures[k]!;
+  // A state packed in one number (the fields of State, each in bits of its own), so that
+  // exploring some thousands of states costs no allocation: this runs in every thread as
+  // its code loads, before the JIT has warmed up.
+  const TOKEN_CAP = spec.base64Run + 1;
+  const pack = (token: number, upper: number, digits: number, dots: number, plus: boolean, events: number): number =>
+    ((((token * 3 + upper) * (spec.digits + 2) + digits + 1) * (spec.dots + 1) + dots) * 2 + (plus ? 1 : 0)) * 64 + events;
+  const feature = (k: number, f: number): number => classFeatures[k]![f]!;
+  const step = (token0: number, upper0: number, digits0: number, dots0: number, plus0: boolean, k: number): number => {
+    const token = feature(k, 0);
+    const upper = feature(k, 1);
+    const digit = feature(k, 2);
+    const inDigitRun = feature(k, 3);
+    const plus = feature(k, 4);
+    const dash = feature(k, 5);
+    const dot = feature(k, 6);
+    const backslash = feature(k, 7);
     let events = 0;
-    if (token && s.token + 1 === spec.base64Run) events |= RunEvent.Base64;
-    if (dash && s.token >= spec.hexRun) events |= RunEvent.HexDash;
-    if (dot && s.token >= spec.tokenDotRun) events |= RunEvent.TokenDot;
-    if (digit && s.upper >= 2) events |= RunEvent.Iban;
+    if (token && token0 + 1 === spec.base64Run) events |= RunEvent.Base64;
+    if (dash && token0 >= spec.hexRun) events |= RunEvent.HexDash;
+    if (dot && token0 >= spec.tokenDotRun) events |= RunEvent.TokenDot;
+    if (digit && upper0 >= 2) events |= RunEvent.Iban;
     if (backslash) events |= RunEvent.Escape;
     let digits = 0;
     let dots = 0;
     let hasPlus = false;
     if (inDigitRun) {
-      if (s.digits < 0) digits = -1;
+      if (digits0 < 0) digits = -1;
       else {
-        digits = Math.min(s.digits + digit!, spec.digits);
-        dots = Math.min(s.dots + (dot && s.digits > 0 ? 1 : 0), spec.dots);
-        hasPlus = s.plus || plus === 1;
+        digits = Math.min(digits0 + digit, spec.digits);
+        dots = Math.min(dots0 + (dot && digits0 > 0 ? 1 : 0), spec.dots);
+        hasPlus = plus0 || plus === 1;
         if (digits >= spec.digits || dots >= spec.dots || (hasPlus && digits >= spec.digitsWithPlus)) {
           events |= RunEvent.Digits;
           digits = -1;
@@ -132,35 +146,39 @@ export function buildRunAutomaton(spec: RunSpec): RunAutomaton {
         }
       }
     }
-    return {
-      token: token ? Math.min(s.token + 1, spec.base64Run + 1) : 0,
-      upper: upper ? Math.min(s.upper + 1, 2) : 0,
-      digits,
-      dots,
-      plus: hasPlus,
-      events,
-    };
+    return pack(token ? Math.min(token0 + 1, TOKEN_CAP) : 0, upper ? Math.min(upper0 + 1, 2) : 0, digits, dots, hasPlus, events);
+  };
+  const unpack = (key: number): State => {
+    let rest = key;
+    const events = rest % 64;
+    rest = (rest - events) / 64;
+    const plus = rest % 2 === 1;
+    rest = (rest - (plus ? 1 : 0)) / 2;
+    const dots = rest % (spec.dots + 1);
+    rest = (rest - dots) / (spec.dots + 1);
+    const digits = (rest % (spec.digits + 2)) - 1;
+    rest = (rest - digits - 1) / (spec.digits + 2);
+    const upper = rest % 3;
+    return { token: (rest - upper) / 3, upper, digits, dots, plus, events };
   };
 
   // Every reachable state, breadth first from the start of a range.
-  const keyOf = (s: State): string => `${s.token},${s.upper},${s.digits},${s.dots},${s.plus},${s.events}`;
-  const states: State[] = [{ token: 0, upper: 0, digits: 0, dots: 0, plus: false, events: 0 }];
-  const ids = new Map([[keyOf(states[0]!), 0]]);
-  const targets: number[][] = [];
+  const classes = classFeatures.length;
+  const states: State[] = [unpack(pack(0, 0, 0, 0, false, 0))];
+  const ids = new Map([[pack(0, 0, 0, 0, false, 0), 0]]);
+  const targets: number[] = [];
   for (let s = 0; s < states.length; s++) {
-    targets.push(
-      classFeatures.map((_, k) => {
-        const t = step(states[s]!, k);
-        const key = keyOf(t);
-        let id = ids.get(key);
-        if (id === undefined) {
-          id = states.length;
-          ids.set(key, id);
-          states.push(t);
-        }
-        return id;
-      }),
-    );
+    const { token, upper, digits, dots, plus } = states[s]!;
+    for (let k = 0; k < classes; k++) {
+      const key = step(token, upper, digits, dots, plus, k);
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = states.length;
+        ids.set(key, id);
+        states.push(unpack(key));
+      }
+      targets.push(id);
+    }
   }
   if (states.length > 0xffff) throw new RangeError('too many run states');
   // Event states last, so the scan tests one bound.
@@ -172,9 +190,7 @@ export function buildRunAutomaton(spec: RunSpec): RunAutomaton {
   const next = new Uint16Array(states.length << shift);
   const events = new Uint8Array(states.length - low);
   for (let s = 0; s < states.length; s++) {
-    targets[s]!.forEach((t, k) => {
-      next[(renumber[s]! << shift) | k] = renumber[t]!;
-    });
+    for (let k = 0; k < classes; k++) next[(renumber[s]! << shift) | k] = renumber[targets[s * classes + k]!]!;
     if (states[s]!.events !== 0) events[renumber[s]! - low] = states[s]!.events;
   }
   return { classOf, next, shift, firstEvent: low, events };

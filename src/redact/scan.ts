@@ -426,9 +426,12 @@ let runState = 0;
  * their row's offset, one shift less a byte.
  */
 function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
-  const keywordRows = Uint32Array.from(next, (state) => state << shift);
+  // Loops, not Array.from with a callback: this runs in every thread as its code loads.
+  const keywordRows = new Uint32Array(next.length);
+  for (let k = 0; k < next.length; k++) keywordRows[k] = next[k]! << shift;
   if (RUN_NEXT.length > 0x10000) throw new RangeError('too many run states for 16-bit rows');
-  const runRows = Uint16Array.from(RUN_NEXT, (state) => state << RUN_SHIFT);
+  const runRows = new Uint16Array(RUN_NEXT.length);
+  for (let k = 0; k < RUN_NEXT.length; k++) runRows[k] = RUN_NEXT[k]! << RUN_SHIFT;
   const byteClasses = classes;
   const firstHitRow = firstHit << shift;
   const firstEventRow = FIRST_EVENT << RUN_SHIFT;
@@ -560,15 +563,15 @@ export class Scanner {
     }
     for (let head = 1; head < order.length; head++) {
       const state = order[head]!;
+      const failRow = fail[state]! * 128;
       outputs[state]!.push(...outputs[fail[state]!]!);
-      for (let c = 0; c < 128; c++) {
-        const target = children[state]!.get(c);
-        if (target === undefined) next[state * 128 + c] = next[fail[state]! * 128 + c]!;
-        else {
-          fail[target] = next[fail[state]! * 128 + c]!;
-          next[state * 128 + c] = target;
-          order.push(target);
-        }
+      // The failure state's row, then the state's own children over it (in character order,
+      // as the breadth-first numbering needs).
+      next.copyWithin(state * 128, failRow, failRow + 128);
+      for (const [c, target] of [...children[state]!].sort((a, b) => a[0] - b[0])) {
+        fail[target] = next[failRow + c]!;
+        next[state * 128 + c] = target;
+        order.push(target);
       }
     }
     // Renumbered breadth first, so the shallow states that ordinary text keeps to share

@@ -1,20 +1,19 @@
-import { isWispError, WispError } from '../../core/errors.js';
+/**
+ * `wisp log`: reads the arguments and, for inputs big enough for threads, starts the
+ * threads before the pipeline's modules are loaded (log-run.ts), so that both load at once.
+ */
+import { stat } from 'node:fs/promises';
+import { WispError } from '../../core/errors.js';
 import { plural } from '../../core/text.js';
-import { WISP_VERSION } from '../../core/version.js';
-import { renderCrashReport } from '../../crash/index.js';
 import { expandPaths } from '../../input/expand-paths.js';
 import { journalSource } from '../../input/journal.js';
 import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
-import { condenseLog, condenseLogToPartial } from '../../log/index.js';
-import { writePartial } from '../../log/merge/partial-io.js';
+import { warmChunkThreads } from '../../log/chunk/threads.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import type { CondenseLogOptions } from '../../log/options.js';
-import { formatBytes, renderLogText, TEXT_BYTES } from '../../log/render/log-text.js';
-import { defaultThreadCount, WorkerPool } from '../../pipeline/worker-pool.js';
+import { defaultThreadCount, IN_PROCESS_BELOW_BYTES, WorkerPool } from '../../pipeline/worker-pool.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
-import { progressBar } from '../progress-bar.js';
-import { runLogComparison } from './log-baseline.js';
 
 export const LOG_USAGE =
   'wisp log [FILE|DIR|GLOB...|-] [--json] [--top N] [--workers N] [--max-bytes N] [--per-file] [--emit-partial OUT] [--assignments OUT.csv] [--baseline BASE]... | wisp log --last 10m [--process NAME] [--subsystem UNIT]';
@@ -61,10 +60,7 @@ export const runLog: CommandRunner = async (args, io) => {
       ...(values.process !== undefined ? { process: values.process } : {}),
       ...(values.subsystem !== undefined ? { subsystem: values.subsystem } : {}),
     });
-    const result = await condenseLog([journal], options);
-    if (result.kind === 'log') result.read.notes.push(...journal.notes);
-    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : result.kind === 'log' ? renderLogText(result, TEXT_BYTES) : '');
-    return 0;
+    return (await import('./log-run.js')).runJournalLog(journal, options, values.json, io);
   }
 
   if (positionals.length === 0 && (io.stdin as { isTTY?: boolean }).isTTY) {
@@ -80,55 +76,39 @@ export const runLog: CommandRunner = async (args, io) => {
   if (paths.filter((p) => p === '-').length > 1) throw new WispError('WISP_BAD_ARGUMENT', 'stdin (-) can be read only once');
   const sourceOf = (p: string): LogSource => (p === '-' ? streamSource('-', io.stdin) : fileSource(p));
 
-  const bar = progressBar(io.stderr);
-  options.onProgress = bar.update;
+  const flags = {
+    json: values.json,
+    perFile: values['per-file'],
+    emitPartial: values['emit-partial'],
+    assignments: values.assignments,
+    baseline,
+  };
+  const pool = await threadsStartedEarly(paths, options);
   try {
-    if (baseline !== undefined) return await runLogComparison(paths.map(sourceOf), baseline, options, values.json, io);
-    const emitTo = values['emit-partial'];
-    if (emitTo !== undefined) {
-      if (values['per-file']) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');
-      const partial = await condenseLogToPartial(paths.map(sourceOf), options, `wisp ${WISP_VERSION}`);
-      await writePartial(emitTo, partial);
-      io.stderr.write(`wisp log: wrote a partial of ${partial.read.inputs.length} inputs, ${partial.read.lines} lines to ${emitTo}\n`);
-      return 0;
-    }
-    if (values.assignments !== undefined) {
-      if (paths.includes('-')) throw new WispError('WISP_BAD_ARGUMENT', '--assignments reads its inputs twice: name files, not stdin');
-      const result = withHidden(await condenseLog(paths.map(sourceOf), { ...options, assignmentsFile: values.assignments }));
-      io.stdout.write(render(result, values.json) + (values.json ? '\n' : ''));
-      return 0;
-    }
-    if (!values['per-file']) {
-      io.stdout.write(render(withHidden(await condenseLog(paths.map(sourceOf), options)), values.json) + (values.json ? '\n' : ''));
-      return 0;
-    }
-    // One report per input: the same condenser, once per file, one pool for them all.
-    const pool = options.workers === 0 ? undefined : await WorkerPool.start(options.workers ?? defaultThreadCount());
-    try {
-      const reports: unknown[] = [];
-      for (const p of paths) {
-        let result: CondenseResult | { name: string; error: string };
-        try {
-          result = await condenseLog([sourceOf(p)], { ...options, ...(pool !== undefined ? { pool } : {}) });
-        } catch (err) {
-          if (!isWispError(err)) throw err;
-          result = { name: p, error: `${err.message} [${err.code}]` };
-        }
-        if (values.json) reports.push(result);
-        else io.stdout.write(`== ${p}\n${'error' in result ? `skipped: ${result.error}\n` : render(result, false)}\n`);
-      }
-      if (values.json) io.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
-    } finally {
-      await pool?.close();
-    }
-    return 0;
+    const { runLogOnPaths } = await import('./log-run.js');
+    return await runLogOnPaths(paths, sourceOf, flags, pool === undefined ? options : { ...options, pool }, withHidden, io);
   } finally {
-    bar.done();
+    await pool?.close();
   }
 };
 
-function render(result: CondenseResult, json: boolean): string {
-  if (json) return JSON.stringify(result, null, 2);
-  if (result.kind === 'crash') return `read ${formatBytes(result.read.bytes)} from ${result.read.inputs[0]!.name} (format: ${result.format})\n${renderCrashReport(result.report)}`;
-  return renderLogText(result, TEXT_BYTES);
+/**
+ * Threads for a run over files that together reach the size threads are used for (the
+ * rule condenseLog applies: pipeline/worker-pool.ts), started and loading the chunk
+ * condenser now; undefined where the run decides for itself (stdin, small or unreadable
+ * inputs, --workers 0).
+ */
+async function threadsStartedEarly(paths: string[], options: CondenseLogOptions): Promise<WorkerPool | undefined> {
+  if (options.workers === 0 || paths.includes('-')) return undefined;
+  let bytes = 0;
+  for (const p of paths) {
+    const s = await stat(p).catch(() => undefined);
+    if (s === undefined || !s.isFile()) return undefined;
+    bytes += s.size;
+  }
+  if (options.maxBytes !== undefined) bytes = Math.min(bytes, options.maxBytes);
+  if (bytes < IN_PROCESS_BELOW_BYTES) return undefined;
+  const pool = await WorkerPool.start(options.workers ?? defaultThreadCount());
+  void warmChunkThreads(pool);
+  return pool;
 }

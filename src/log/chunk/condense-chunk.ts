@@ -130,7 +130,14 @@ class OpenRecord {
     this.time = p.time;
     this.firstLine = lineNo;
     this.lines = 1;
-    this.head = this.#keep(reader.line);
+    // Most records are one line: their head and lists are reused, not made anew (a
+    // record's lines are read only until it joins its group, in finish()).
+    const head = this.head;
+    const line = reader.line;
+    head.buf = line.buf;
+    head.s = line.s;
+    head.e = line.e;
+    head.no = lineNo;
     this.chunkS = chunkS;
     this.chunkE = chunkE;
     this.isHeader = reader.isHeader;
@@ -138,17 +145,17 @@ class OpenRecord {
     this.templateAt = p.templateAt;
     this.phCount = p.scanner.placeholders(this.ph);
     this.phBuf = p.scanner.buffer;
-    this.causes = [];
+    if (this.causes.length > 0) this.causes.length = 0;
     this.root = undefined;
     this.#rootRank = RootRank.None;
-    this.details = [];
+    if (this.details.length > 0) this.details.length = 0;
     this.frame = undefined;
     this.frameDetail = undefined;
     this.#earlierFrame = undefined;
     this.#earlierDetail = undefined;
     this.#frameOpen = false;
     this.#pythonFrame = false;
-    this.first = [];
+    if (this.first.length > 0) this.first.length = 0;
     this.#announced = endsWithColon(reader.line);
     this.#announcing = undefined;
     this.#assertionReport = undefined;

@@ -47,12 +47,21 @@ export function nthToken(line: string, from: number, n: number, out: TimestampMa
   }
 }
 
+/**
+ * The first index of char code `code` in line[from, to), or -1. Not line.indexOf: that
+ * reads on past `to` to the end of the prefix on every line without the character.
+ */
+export function charIndex(line: string, code: number, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (line.charCodeAt(i) === code) return i;
+  return -1;
+}
+
 const isOpen = (c: number): boolean => c === 91 || c === 40 || c === 60 || c === 123 || c === 34 || c === 39;
 const isWordChar = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** The level a token names, if it names one: `INFO`, `[warn]`, `level=error`, `WARNING/Worker-2]`, `E`. */
 export function levelOfToken(line: string, a: number, b: number, letters: boolean): Severity | undefined {
-  const eq = line.indexOf('=', a);
+  const eq = charIndex(line, 61 /* = */, a, b);
   if (eq >= a && eq < b) a = eq + 1;
   while (a < b && isOpen(line.charCodeAt(a))) a++;
   let w = a;

@@ -1,5 +1,5 @@
 import type { FormatInfo } from '../model/format.js';
-import { LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
+import { charIndex, LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
 import { TemplateScanner } from './template.js';
 import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
@@ -366,7 +366,7 @@ const LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'loglevel']);
 /** Is line[a, b) a level word? Allocates only for tokens that could be one. */
 function levelToken(line: string, a: number, b: number): Severity | undefined {
   let marked = false;
-  const eq = line.indexOf('=', a);
+  const eq = charIndex(line, 61 /* = */, a, b);
   if (eq > a && eq < b) {
     if (!LEVEL_KEYS.has(line.slice(a, eq).toLowerCase())) return undefined;
     a = eq + 1;
