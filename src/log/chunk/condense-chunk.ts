@@ -61,7 +61,8 @@ const MAX_PLACEHOLDERS = 64;
 /**
  * Which continuation line names a record's root cause, best first: the last exception or
  * `Caused by:` (a chain's root), a failed assertion (pytest's `E` line, an expected/actual
- * or diff line), a panic's message on the line its head announced, a diagnostic.
+ * or diff line), a panic's message on the line its head announced, a diagnostic or a
+ * compiler's label under the code it marks.
  */
 const RootRank = { Exception: 0, Assertion: 1, Message: 2, Diagnostic: 3, None: 9 } as const;
 
@@ -192,9 +193,13 @@ class OpenRecord {
       if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
       return;
     }
-    // What a compiler says is wrong under the code it marks: shown, without raising the record.
+    // What a compiler says is wrong under the code it marks: shown, without raising the
+    // record, and the record's root where nothing names one better: two `mismatched types`
+    // errors are two events when their labels differ (`expected u64, found f64`).
     if (shape & Shape.ExcerptLabel) {
-      this.#cause(this.#keep(line));
+      const kept = this.#keep(line);
+      this.#cause(kept);
+      this.#rootCandidate({ ...kept, s: labelStart(kept) }, RootRank.Diagnostic);
       return;
     }
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
@@ -560,6 +565,13 @@ function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
 
 /** Keys are 53-bit: a combined key stays below 2^53. */
 const KEY_MODULUS = 9007199254740881;
+
+/** Where a compiler's label says what is wrong: past the gutter and the markers (`|  ----   ^^^^ expected ...`). */
+function labelStart(l: KeptLine): number {
+  let i = l.s;
+  while (i < l.e && (l.buf[i] === 32 || l.buf[i] === 9 || l.buf[i] === 124 /* | */ || l.buf[i] === 45 /* - */ || l.buf[i] === 94 /* ^ */ || l.buf[i] === 126 /* ~ */)) i++;
+  return i;
+}
 
 /** Where a line's text starts, past its indentation. */
 function contentStart(l: KeptLine): number {

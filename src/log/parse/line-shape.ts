@@ -57,7 +57,7 @@ const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
 const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)/;
-const EXCERPT_LABEL = /^ *\| *[\s|]*[\^~]+[\s^~-]* [^\s^~|-]/;
+const EXCERPT_LABEL = /^ *\| *[\s|-]*[\^~]+[\s^~-]* [^\s^~|-]/;
 
 /** Lines are read as latin1 (a char a byte): a UTF-8 symbol is matched by its bytes. */
 function utf8(alternatives: string): string {
