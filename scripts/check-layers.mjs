@@ -22,7 +22,7 @@ const ROOT = process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url));
 const walk = (dir) =>
   readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+    return statSync(p).isDirectory() ? walk(p) : /\.[cm]?ts$/.test(p) ? [p] : [];
   });
 const rel = (p) => relative(ROOT, p).split('\\').join('/');
 

@@ -18,8 +18,8 @@ export interface ChunkTask {
   firstLine: number;
 }
 
-/** dist/src/shape/chunk-task.js -> dist/workers/shape.js */
-export const SHAPE_WORKER = new URL('../../workers/shape.js', import.meta.url);
+/** dist/src/shape/chunk-task.js -> dist/workers/shape.cjs */
+export const SHAPE_WORKER = new URL('../../workers/shape.cjs', import.meta.url);
 
 export function shapeChunk(task: ChunkTask): LinesShape {
   const shape = shapeLines(Buffer.from(task.buffer, 0, task.length), task.firstLine);

@@ -1,5 +1,5 @@
 /**
- * Condensing one chunk as a task: in a worker thread (workers/condense-log.ts runs
+ * Condensing one chunk as a task: in a worker thread (workers/condense-log.cts runs
  * exactly this) or in the calling thread, with the same partial either way. The chunk's
  * buffer is transferred, not copied, and read in place as bytes; only the small partial
  * comes back.
@@ -15,7 +15,7 @@ export interface CondenseChunkTask {
   info: FormatInfo;
 }
 
-/** The worker's task (what workers/condense-log.ts exports): a chunk, or a warm-up (WorkerPool.warm). */
+/** The worker's task (what workers/condense-log.cts runs): a chunk, or a warm-up (WorkerPool.warm). */
 export function runCondenseChunkTask(task: CondenseChunkTask | WarmUp): LogPartial | WarmUp {
   return 'warm' in task ? task : condenseChunk(Buffer.from(task.buffer), task.info);
 }

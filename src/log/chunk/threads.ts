@@ -4,8 +4,8 @@
  */
 import type { WorkerPool } from '../../pipeline/worker-pool.js';
 
-/** dist/src/log/chunk/threads.js -> dist/workers/condense-log.js */
-export const CONDENSE_LOG_WORKER = new URL('../../../workers/condense-log.js', import.meta.url);
+/** dist/src/log/chunk/threads.js -> dist/workers/condense-log.cjs */
+export const CONDENSE_LOG_WORKER = new URL('../../../workers/condense-log.cjs', import.meta.url);
 
 /** Has the pool's threads load the chunk condenser now, while the caller reads; resolves once one has. */
 export function warmChunkThreads(pool: WorkerPool): Promise<void> {
