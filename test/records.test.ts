@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -30,6 +30,28 @@ test('real tools\' outputs, one after another: the same records for any worker c
   ]) {
     t.is(JSON.stringify(await condense(text, options)), reference, JSON.stringify(options));
   }
+});
+
+test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {
+  const vg = await condense(real('valgrind-memcheck.log'));
+  const read = find(vg, 'Invalid read of size')!;
+  t.is(read.severity, 'error', 'native frames under a line with no level: a memory error');
+  t.true(read.lines >= 6, 'its frames and the block it points into are part of it');
+  t.true(read.exampleMore.some((l) => l.includes('total_qty (inventory.c:10)')), read.exampleMore.join('\n'));
+  const leak = find(vg, 'definitely lost')!;
+  t.is(leak.severity, 'error');
+  t.true(leak.exampleMore.some((l) => l.includes('make_label (inventory.c:15)')), 'the program\'s frame, not malloc\'s in valgrind\'s preload');
+  t.is(find(vg, 'HEAP SUMMARY')?.severity, 'info', 'a summary without frames stays as it was');
+  const asan = await condense(real('asan-use-after-free.log'));
+  const report = asan.groups[0]!;
+  t.is(report.severity, 'critical');
+  t.true(report.template.includes('AddressSanitizer: heap-use-after-free'));
+  for (const line of ['READ of size 4', 'freed by thread T0 here:', 'in close_session', 'SUMMARY: AddressSanitizer: heap-use-after-free']) {
+    t.true(report.exampleMore.some((l) => l.includes(line)), line);
+  }
+  t.false(report.exampleMore.some((l) => l.includes('__interceptor_free')), 'the sanitizer\'s own frame is not the one shown');
+  t.true(report.lines >= 40, 'the shadow bytes and stacks are lines of the one record');
+  t.falsy(asan.groups.find((g) => /Shadow byte|allocated by thread/.test(g.template)), 'no part of the report is a group of its own');
 });
 
 test('a Go panic after timestamped lines is a record of its own, critical, with its message and the program\'s frame', async (t) => {

@@ -178,7 +178,7 @@ class OpenRecord {
     this.#announcing = undefined;
     if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
     const isMessage = announced && !(shape & Shape.Frame);
-    if (shape & (CAUSE_SHAPES | Shape.Chain) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
+    if (shape & (CAUSE_SHAPES | Shape.Chain | Shape.ReportCause) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
       const kept = this.#keep(line);
       this.#cause(kept);
       if (announcing !== undefined) this.#detail(announcing);
@@ -187,7 +187,7 @@ class OpenRecord {
         this.#rootCandidate(kept, RootRank.Exception);
       } else if (shape & Shape.PytestDetail) {
         this.#rootCandidate(kept, RootRank.Assertion);
-      } else if (isMessage) {
+      } else if (isMessage || shape & Shape.ReportCause) {
         this.#rootCandidate(kept, RootRank.Message);
       }
       if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
@@ -202,6 +202,10 @@ class OpenRecord {
       this.#rootCandidate({ ...kept, s: labelStart(kept) }, RootRank.Diagnostic);
       return;
     }
+    // The rest of a sanitizer's report (where the memory was allocated, the shadow bytes) is shown only as its lines' count.
+    if (shape & Shape.Report) return;
+    // Native frames under a line that declared no level: a memory checker's report or a crash's.
+    if (shape & Shape.NativeFrame && Severity.Error < this.raised) this.raised = Severity.Error;
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
     if (!isFrame) {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));

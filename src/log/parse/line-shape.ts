@@ -36,12 +36,40 @@ export const Shape = {
   Excerpt: 1 << 11,
   /** An excerpt's label under the code it marks, `   |     ^^^^ expected u64, found f64`: what is wrong, in words. */
   ExcerptLabel: 1 << 12,
+  /**
+   * A frame of native code, by its address: a sanitizer's or gdb's `#1 0x55d1 in f x.c:4`,
+   * valgrind's `at 0x1091C2: f (x.c:10)`. Also a Frame. A record that carries such frames
+   * and declares no level reports a memory error or a crash.
+   */
+  NativeFrame: 1 << 13,
+  /**
+   * A line of a sanitizer's report at column 0, inside its record: `WRITE of size 41 at ...`,
+   * `freed by thread T0 here:`, `SUMMARY: AddressSanitizer: ...`, `Shadow bytes around ...`.
+   */
+  Report: 1 << 14,
+  /** Of those, the lines that say what went wrong: the access, where the memory was freed, the summary. */
+  ReportCause: 1 << 15,
 } as const;
 
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
 const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted))/;
+const NATIVE_FRAME = /^(?:\s*#\d+ +0x[0-9a-fA-F]+ in |\s+(?:at|by) 0x[0-9A-Fa-f]+: )/;
+const REPORT = /^(?:(?:READ|WRITE) of size \d+ at |0x[0-9a-f]+ is located |(?:previously )?(?:allocated|freed) by thread \S+ here:|Thread T\d+ created by |SUMMARY: \w+Sanitizer: |Shadow byte|=>0x[0-9a-f]+:|HINT: )/;
+const REPORT_CAUSE = /^(?:(?:READ|WRITE) of size \d+ at |freed by thread \S+ here:|SUMMARY: \w+Sanitizer: )/;
+/**
+ * The prefix a memory checker writes before each of its lines: valgrind's `==22307== `
+ * (`--22307-- ` and `**22307** ` for its own notes and errors), a sanitizer's `==22321==`.
+ */
+const CHECKER_PREFIX = /^(==|--|\*\*)\d+\1 ?/;
+
+/** How many of the line's first characters are a memory checker's prefix (0: none). */
+export function checkerPrefixLength(text: string): number {
+  const c = text.charCodeAt(0);
+  if (c !== 61 /* = */ && c !== 45 /* - */ && c !== 42 /* * */) return 0;
+  return CHECKER_PREFIX.exec(text)?.[0].length ?? 0;
+}
 const CAUSE = /^\s*(?:Caused by: |Suppressed: )/;
 const CHAIN = /^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)/;
 const TRACEBACK = /^Traceback \(most recent call last\):/;
@@ -78,7 +106,7 @@ function afterName(levels: string): RegExp {
  * that begins with a level word.
  */
 const OPENERS: [RegExp, Severity, number][] = [
-  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b)/, Severity.Critical, Shape.Opener],
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: )/, Severity.Critical, Shape.Opener],
   [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)(?:\[[\w-]+\])?(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
@@ -120,6 +148,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   let shape = 0;
   out.severity = Severity.Info;
   if (FRAME.test(text)) shape |= Shape.Frame;
+  if (NATIVE_FRAME.test(text)) shape |= Shape.Frame | Shape.NativeFrame;
   if (EXCERPT.test(text)) shape |= EXCERPT_LABEL.test(text) ? Shape.Excerpt | Shape.ExcerptLabel : Shape.Excerpt;
   if (CAUSE.test(text)) shape |= Shape.Cause;
   const body = indent > 0 ? text.trimStart() : text;
@@ -129,6 +158,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     if (PYTEST_DETAIL.test(text)) shape |= Shape.PytestDetail;
     if (TRACE_MARK.test(text)) shape |= Shape.TraceMark;
     if (CLOSER.test(text)) shape |= Shape.Closer;
+    if (REPORT.test(text)) shape |= REPORT_CAUSE.test(text) ? Shape.Report | Shape.ReportCause : Shape.Report;
   }
   if (shape === 0 && EXCEPTION.test(body)) shape |= Shape.Exception;
   if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
@@ -165,7 +195,7 @@ export function announces(buf: Uint8Array, s: number, e: number): boolean {
  * program's first frame is the one worth showing beside a panic or an exception.
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen )/;
+  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|__interceptor_|\(in \/|\(\/(?:usr\/)?lib)/;
 
 export function isRuntimeFrame(text: string): boolean {
   return RUNTIME_FRAME.test(text);

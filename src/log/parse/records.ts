@@ -22,7 +22,7 @@
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
 import type { FormatInfo } from '../model/format.js';
-import { announces, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
 import { Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
@@ -56,7 +56,7 @@ function indentOfText(prefix: string, lineBytes: number): number {
 /** Shapes that continue a trace whatever their indentation. */
 const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail | Shape.Excerpt;
 /** Shapes whose class depends on the record they would join: never a place to cut. */
-const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Closer;
+const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Report | Shape.Closer;
 
 /**
  * One line as it is read: redacted first when it may hold a secret, so that nothing is
@@ -81,6 +81,9 @@ export class RecordReader {
   opener: Severity | undefined;
   readonly #info: FormatInfo;
   #prefix = '';
+  /** The prefix past a memory checker's `==22307== ` (its lines' shapes are read from there), and that prefix's length. */
+  #body = '';
+  #bodyAt = 0;
   /** The current line's prefix had terminal colours, taken out of it. */
   #coloured = false;
   // The previous non-blank line.
@@ -115,7 +118,7 @@ export class RecordReader {
   read(buf: Buffer, s: number, e: number): LineClass {
     this.#take(buf, s, e);
     const line = this.line;
-    const indent = this.#prefix.length === 0 || this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
+    const indent = this.#indent();
     if (indent < 0) {
       this.indent = -1;
       this.shape.shape = 0;
@@ -136,8 +139,8 @@ export class RecordReader {
       cls = LineClass.Start;
     } else {
       this.indent = indent;
-      const shape = shapeOf(prefix, indent, this.shape).shape;
-      cls = !this.#open ? LineClass.Start : info.strict || continuesPrefixed(prefix, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
+      const shape = shapeOf(this.#body, indent, this.shape).shape;
+      cls = !this.#open ? LineClass.Start : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity === Severity.Error)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
@@ -158,7 +161,7 @@ export class RecordReader {
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
     this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
-    this.#beforeText = prefix;
+    this.#beforeText = this.#body;
     return cls;
   }
 
@@ -174,16 +177,16 @@ export class RecordReader {
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
-      beforeIndent = indentOf(this.line.buf, this.line.s, this.line.e);
-      beforeText = this.#prefix;
+      beforeIndent = this.#indent();
+      beforeText = this.#body;
     }
     this.#take(buf, s, e);
     const line = this.line;
-    const indent = this.#coloured ? indentOfText(this.#prefix, line.e - line.s) : indentOf(line.buf, line.s, line.e);
+    const indent = this.#indent();
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
-    if (this.#info.strict || continuesPrefixed(this.#prefix, beforeText)) return false;
-    const shape = shapeOf(this.#prefix, indent, this.shape).shape;
+    if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
+    const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
@@ -197,7 +200,7 @@ export class RecordReader {
 
   /** A frame of the program's own code (not its language runtime's or a package's). */
   isOwnFrame(): boolean {
-    return !isRuntimeFrame(this.#prefix);
+    return !isRuntimeFrame(this.#body);
   }
 
   #classify(shape: number, indent: number): LineClass {
@@ -207,7 +210,7 @@ export class RecordReader {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
-    if (shape & Shape.TraceMark && this.#trace) return LineClass.Continue;
+    if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
     // An opener starts a record even when indented (test runners indent theirs), but not
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
     if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
@@ -215,6 +218,12 @@ export class RecordReader {
     if (indent > this.#threshold) return LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     return LineClass.Start;
+  }
+
+  /** The current line's indentation as shapes read it (past a checker's prefix, colours out); -1 when it is blank. */
+  #indent(): number {
+    const line = this.line;
+    return this.#coloured || this.#bodyAt > 0 ? indentOfText(this.#body, line.e - line.s - this.#bodyAt) : indentOf(line.buf, line.s, line.e);
   }
 
   /** The line as it is read: redacted where the screen says it may hold a secret. */
@@ -229,14 +238,20 @@ export class RecordReader {
         line.buf = bytes;
         line.s = 0;
         line.e = bytes.length;
-        this.#prefix = this.#uncoloured(latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES)));
+        this.#setPrefix(this.#uncoloured(latin1(bytes, 0, Math.min(bytes.length, PREFIX_BYTES))));
         return;
       }
     }
     line.buf = buf;
     line.s = s;
     line.e = e;
-    this.#prefix = this.#uncoloured(latin1(buf, s, Math.min(e, s + PREFIX_BYTES)));
+    this.#setPrefix(this.#uncoloured(latin1(buf, s, Math.min(e, s + PREFIX_BYTES))));
+  }
+
+  #setPrefix(prefix: string): void {
+    this.#prefix = prefix;
+    this.#bodyAt = checkerPrefixLength(prefix);
+    this.#body = this.#bodyAt === 0 ? prefix : prefix.slice(this.#bodyAt);
   }
 
   /** Shapes are read without terminal colours (vitest and others colour even when piped). */
