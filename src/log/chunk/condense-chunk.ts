@@ -107,6 +107,13 @@ class OpenRecord {
   #frameOpen = false;
   #earlierFrame: KeptLine | undefined;
   #earlierDetail: KeptLine | undefined;
+  /**
+   * Python prints a chain's earlier exceptions first: the program's frame in the traceback
+   * before the last chain marker is where the exception the last one wraps was raised,
+   * shown beside the last traceback's.
+   */
+  #chainRootFrame: KeptLine | undefined;
+  #chainRootDetail: KeptLine | undefined;
   #pythonFrame = false;
   /** The first continuation lines, shown where no line carries a cause. */
   first: KeptLine[] = [];
@@ -154,6 +161,8 @@ class OpenRecord {
     this.frameDetail = undefined;
     this.#earlierFrame = undefined;
     this.#earlierDetail = undefined;
+    this.#chainRootFrame = undefined;
+    this.#chainRootDetail = undefined;
     this.#frameOpen = false;
     this.#pythonFrame = false;
     if (this.first.length > 0) this.first.length = 0;
@@ -180,6 +189,10 @@ class OpenRecord {
     const isMessage = announced && !(shape & Shape.Frame);
     if (shape & (CAUSE_SHAPES | Shape.Chain | Shape.ReportCause) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
       const kept = this.#keep(line);
+      if (shape & Shape.Chain) {
+        this.#chainRootFrame = this.frame ?? this.#earlierFrame;
+        this.#chainRootDetail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
+      }
       this.#cause(kept);
       if (announcing !== undefined) this.#detail(announcing);
       if (shape & (Shape.Exception | Shape.Cause)) {
@@ -290,6 +303,10 @@ class OpenRecord {
       const detail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
       if (frame !== undefined) picked.push(frame);
       if (detail !== undefined) picked.push(detail);
+      if (this.#chainRootFrame !== undefined && this.#chainRootFrame.no !== frame?.no) {
+        picked.push(this.#chainRootFrame);
+        if (this.#chainRootDetail !== undefined) picked.push(this.#chainRootDetail);
+      }
     } else {
       picked = this.first;
     }
