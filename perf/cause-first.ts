@@ -6,7 +6,7 @@
  * to 2,000 lines, and any log files named with --noise (Loghub's raw logs, say: they are
  * not in the repository).
  *
- *   node dist/perf/cause-first.js [--noise FILE...] [--against DIST] [--json]
+ *   node dist/perf/cause-first.js [--noise FILE]... [--against DIST] [--json]
  *
  * --against DIST runs another build's condenser (its dist/ folder) on the same inputs in
  * the same run, so a change shows as before and after.
