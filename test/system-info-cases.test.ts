@@ -138,6 +138,9 @@ test('process: a process that ends during the sample is said to have ended, with
   const shell = spawn('/bin/sh', ['-c', 'sleep 0.4 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const [said] = (await once(shell.stdout!, 'data')) as [Buffer];
   const pid = Number(said.toString().trim());
+  // The shell prints the pid as it forks: the child shows sleep's command line once it has
+  // exec'd it, a moment later on a loaded machine (a sample taken before saw the shell's).
+  for (let i = 0; i < 100 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'); i++) await new Promise((r) => setTimeout(r, 2));
   const a = await systemInfo({ topic: 'process', process: String(pid) }, { sampleMs: 900 });
   await exited(shell);
   t.is(cell(a, a.rows[0], 'CPU%'), 'ended', a.text);
