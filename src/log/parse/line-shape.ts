@@ -56,18 +56,18 @@ export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
 const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted))/;
 const NATIVE_FRAME = /^(?:\s*#\d+ +0x[0-9a-fA-F]+ in |\s+(?:at|by) 0x[0-9A-Fa-f]+: )/;
-const REPORT = /^(?:(?:READ|WRITE) of size \d+ at |0x[0-9a-f]+ is located |(?:previously )?(?:allocated|freed) by thread \S+ here:|Thread T\d+ created by |SUMMARY: \w+Sanitizer: |Shadow byte|=>0x[0-9a-f]+:|HINT: )/;
+const REPORT = /^(?:(?:READ|WRITE) of size \d+ at |0x[0-9a-f]+ is located |(?:previously )?(?:allocated|freed) by thread \S+ here:|Thread T\d+ created by |SUMMARY: \w+Sanitizer: |Shadow byte|=>0x[0-9a-f]+:)/;
 const REPORT_CAUSE = /^(?:(?:READ|WRITE) of size \d+ at |freed by thread \S+ here:|SUMMARY: \w+Sanitizer: )/;
 /**
  * The prefix a memory checker writes before each of its lines: valgrind's `==22307== `
- * (`--22307-- ` and `**22307** ` for its own notes and errors), a sanitizer's `==22321==`.
+ * (`--22307-- ` for its own notes), a sanitizer's `==22321==`.
  */
-const CHECKER_PREFIX = /^(==|--|\*\*)\d+\1 ?/;
+const CHECKER_PREFIX = /^(==|--)\d+\1 ?/;
 
 /** How many of the line's first characters are a memory checker's prefix (0: none). */
 export function checkerPrefixLength(text: string): number {
   const c = text.charCodeAt(0);
-  if (c !== 61 /* = */ && c !== 45 /* - */ && c !== 42 /* * */) return 0;
+  if (c !== 61 /* = */ && c !== 45 /* - */) return 0;
   return CHECKER_PREFIX.exec(text)?.[0].length ?? 0;
 }
 const CAUSE = /^\s*(?:Caused by: |Suppressed: )/;
