@@ -317,6 +317,16 @@ test('compilers: a position with no level is an error, `note:` is a notice, and 
     t.truthy(mismatches.find((m) => m.exampleMore.some((l) => l.includes(label)) && m.template.endsWith(label.replace(/\d+/g, '<NUM>'))), label);
   }
   t.falsy(rust.groups.find((g) => /^\d+ \| /.test(g.template)), 'no excerpt line is a record of its own');
+  // shellcheck's labels have no gutter: each finding is one record with its line and label,
+  // and the level the label names decides it.
+  const sc = await condense(real('shellcheck-findings.log'));
+  const loop = sc.groups.find((g) => g.exampleMore.some((l) => l.includes('SC2045 (error)')))!;
+  t.truthy(loop, sc.groups.map((g) => g.template).join('\n'));
+  t.is(loop.severity, 'error');
+  t.true(loop.template.startsWith('In deploy.sh line'), loop.template);
+  t.true(loop.exampleMore.some((l) => l.startsWith('for f in $(ls *.tar.gz)')), 'the code it marks');
+  t.falsy(sc.groups.find((g) => /^\s*\^-/.test(g.template)), 'no label is a record of its own');
+  t.is(sc.groups.filter((g) => g.template.startsWith('In deploy.sh line')).length, 7, 'seven findings, seven groups');
   const note = await condense('2026-12-01 10:00:00 INFO build:\nm.cpp:6:10: note: candidate template ignored: substitution failed\n');
   t.is(find(note, 'candidate template ignored')?.severity, 'notice');
   const git = await condense('Auto-merging src/config.yml\nCONFLICT (content): Merge conflict in src/config.yml\n');

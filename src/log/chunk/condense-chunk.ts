@@ -206,13 +206,16 @@ class OpenRecord {
       if (shape & CAUSE_SHAPES && Severity.Error < this.raised) this.raised = Severity.Error;
       return;
     }
-    // What a compiler says is wrong under the code it marks: shown, without raising the
-    // record, and the record's root where nothing names one better: two `mismatched types`
-    // errors are two events when their labels differ (`expected u64, found f64`).
+    // What a compiler or linter says is wrong under the code it marks: shown, and the
+    // record's root where nothing names one better: two `mismatched types` errors are two
+    // events when their labels differ (`expected u64, found f64`).
     if (shape & Shape.ExcerptLabel) {
       const kept = this.#keep(line);
       this.#cause(kept);
       this.#rootCandidate({ ...kept, s: labelStart(kept) }, RootRank.Diagnostic);
+      // A label that names its level (`SC2045 (error): ...`) decides a head that names none.
+      const words = fromWords(latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES)));
+      if (words < this.raised) this.raised = words;
       return;
     }
     // The rest of a sanitizer's report (where the memory was allocated, the shadow bytes) is shown only as its lines' count.

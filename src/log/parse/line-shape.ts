@@ -34,7 +34,7 @@ export const Shape = {
   Diagnostic: 1 << 9,
   /** A compiler's source excerpt under its message: rustc's `14 | fn f() {`, `   |     ^^^ expected`. */
   Excerpt: 1 << 11,
-  /** An excerpt's label under the code it marks, `   |     ^^^^ expected u64, found f64`: what is wrong, in words. */
+  /** An excerpt's label under the code it marks, `   |     ^^^^ expected u64, found f64` (or without the gutter, `^---^ SC2115 (warning): ...`): what is wrong, in words. */
   ExcerptLabel: 1 << 12,
   /**
    * A frame of native code, by its address: a sanitizer's or gdb's `#1 0x55d1 in f x.c:4`,
@@ -86,6 +86,8 @@ const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
 const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)/;
 const EXCERPT_LABEL = /^ *\| *[\s|-]*[\^~]+[\s^~-]* [^\s^~|-]/;
+/** A label under the code it marks without a gutter: shellcheck's `^-----^ SC2115 (warning): ...`. */
+const CARET_LABEL = /^\s*\^[-~^]*\s+[^\s^~|-]/;
 
 /** Lines are read as latin1 (a char a byte): a UTF-8 symbol is matched by its bytes. */
 function utf8(alternatives: string): string {
@@ -150,6 +152,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   if (FRAME.test(text)) shape |= Shape.Frame;
   if (NATIVE_FRAME.test(text)) shape |= Shape.Frame | Shape.NativeFrame;
   if (EXCERPT.test(text)) shape |= EXCERPT_LABEL.test(text) ? Shape.Excerpt | Shape.ExcerptLabel : Shape.Excerpt;
+  else if (CARET_LABEL.test(text)) shape |= Shape.Excerpt | Shape.ExcerptLabel;
   if (CAUSE.test(text)) shape |= Shape.Cause;
   const body = indent > 0 ? text.trimStart() : text;
   if (indent === 0) {
