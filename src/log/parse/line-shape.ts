@@ -55,9 +55,14 @@ export const Shape = {
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
 const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted))/;
-const NATIVE_FRAME = /^(?:\s*#\d+ +0x[0-9a-fA-F]+ in |\s+(?:at|by) 0x[0-9A-Fa-f]+: )/;
-const REPORT = /^(?:(?:READ|WRITE) of size \d+ at |0x[0-9a-f]+ is located |(?:previously )?(?:allocated|freed) by thread \S+ here:|Thread T\d+ created by |SUMMARY: \w+Sanitizer: |Shadow byte|=>0x[0-9a-f]+:)/;
-const REPORT_CAUSE = /^(?:(?:READ|WRITE) of size \d+ at |freed by thread \S+ here:|SUMMARY: \w+Sanitizer: )/;
+const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$)/;
+const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocated by thread \S+ here:|Thread T\d+ created by |Goroutine \d+ \(\w+\) created at:|Shadow byte|=>0x[0-9a-f]+:)/;
+/**
+ * Report lines that say what went wrong, at any indentation: an access (ASan's `WRITE of
+ * size 41 at`, TSan's `Previous write of size 8 at 0x.. by thread T1:`, Go's race detector's
+ * `Read at 0x.. by goroutine 8:`), where the memory was freed, the summary.
+ */
+const REPORT_CAUSE = /^\s*(?:(?:READ|WRITE) of size \d+ at |(?:Previous )?(?:[Rr]ead|[Ww]rite)(?: of size \d+)? at 0x[0-9a-f]+ by |freed by thread \S+ here:|Location is (?:global|heap block|stack of) |SUMMARY: \w+Sanitizer: |\[\d+, \d+\) '[^']*' .*<== Memory access)/;
 /**
  * The prefix a memory checker writes before each of its lines: valgrind's `==22307== `
  * (`--22307-- ` for its own notes), a sanitizer's `==22321==`.
@@ -108,7 +113,7 @@ function afterName(levels: string): RegExp {
  * that begins with a level word.
  */
 const OPENERS: [RegExp, Severity, number][] = [
-  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: )/, Severity.Critical, Shape.Opener],
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
   [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)(?:\[[\w-]+\])?(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
@@ -161,8 +166,9 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     if (PYTEST_DETAIL.test(text)) shape |= Shape.PytestDetail;
     if (TRACE_MARK.test(text)) shape |= Shape.TraceMark;
     if (CLOSER.test(text)) shape |= Shape.Closer;
-    if (REPORT.test(text)) shape |= REPORT_CAUSE.test(text) ? Shape.Report | Shape.ReportCause : Shape.Report;
+    if (REPORT.test(text)) shape |= Shape.Report;
   }
+  if (REPORT_CAUSE.test(text)) shape |= Shape.Report | Shape.ReportCause;
   if (shape === 0 && EXCEPTION.test(body)) shape |= Shape.Exception;
   if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
   if ((shape & ~Shape.Diagnostic) === 0) {
@@ -198,7 +204,7 @@ export function announces(buf: Uint8Array, s: number, e: number): boolean {
  * program's first frame is the one worth showing beside a panic or an exception.
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|__interceptor_|\(in \/|\(\/(?:usr\/)?lib)/;
+  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
 
 export function isRuntimeFrame(text: string): boolean {
   return RUNTIME_FRAME.test(text);
