@@ -189,7 +189,7 @@ class OpenRecord {
     const isMessage = announced && !(shape & Shape.Frame);
     if (shape & (CAUSE_SHAPES | Shape.Chain | Shape.ReportCause) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
       const kept = this.#keep(line);
-      // A checker's report has a stack a section (the access, the other access, where the
+      // A checker's report has one stack per section (the access, the other access, where the
       // memory was freed): each section's own frame is kept, not only the last one's.
       if (shape & Shape.ReportCause && this.frame !== undefined) this.#detail(this.frame);
       if (shape & Shape.Chain) {
