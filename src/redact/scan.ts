@@ -766,8 +766,16 @@ export class Scanner {
         return j > kwEnd && j < end && (bytes[j] === 0x22 || bytes[j] === 0x27);
       }
       case C.Xml: {
+        // A tag's name: `<password`, `</password`, or after a namespace, `<ns:ApiKey` (a
+        // subsystem's `[com.apple.apsd:connection]` has a colon but no tag).
         const from = identStart(bytes, kwStart, start, IDENT, 64);
-        return from > start && (bytes[from - 1] === 0x3c || bytes[from - 1] === 0x3a || bytes[from - 1] === 0x2f);
+        if (from <= start) return false;
+        const before = bytes[from - 1];
+        if (before === 0x3c) return true;
+        if (before === 0x2f) return from - 1 > start && bytes[from - 2] === 0x3c;
+        if (before !== 0x3a) return false;
+        const ns = identStart(bytes, from - 1, start, WORD_DASH, 30);
+        return ns > start && ns < from - 1 && (bytes[ns - 1] === 0x3c || (bytes[ns - 1] === 0x2f && ns - 1 > start && bytes[ns - 2] === 0x3c));
       }
       case C.Named: {
         const from = identStart(bytes, kwStart, start, IDENT, 64);
