@@ -13,7 +13,7 @@ import { keepTail, refuseOver } from '../input/byte-limit.js';
 import { expectedBytes, type LogSource, type OpenedSource } from '../input/sources.js';
 import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { ProgressMeter } from '../pipeline/progress.js';
-import { defaultThreadCount, poolFor, threadsFor, type WorkerPool } from '../pipeline/worker-pool.js';
+import { defaultThreadCount, poolFor, threadsForReading, type WorkerPool } from '../pipeline/worker-pool.js';
 import { condenseChunkOn } from './chunk/task.js';
 import { chunkThreadsReady, warmChunkThreads } from './chunk/threads.js';
 import { writeAssignments } from './group/assignments.js';
@@ -89,8 +89,7 @@ export function rankLog(state: LogState, top: number, words: WordMerge = groupLo
 async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<LogState | CrashResult> {
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
   const knownTotal = await expectedBytes(sources);
-  const expected = opts.maxBytes !== undefined ? Math.min(opts.maxBytes, knownTotal ?? Infinity) : knownTotal;
-  const threads = threadsFor(opts.workers, expected, opts.pool);
+  const threads = threadsForReading(opts.workers, knownTotal, opts.maxBytes, opts.pool);
   // Threads start now and load their code while the first chunks are read; until one has,
   // chunks are condensed here (the same partial either way).
   const pool = new StartingPool(threads, opts.pool);

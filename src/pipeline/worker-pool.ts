@@ -97,9 +97,9 @@ export class WorkerPool {
    * Ends the threads once every warm-up has answered, so that no thread is terminated
    * while it loads its worker file's modules. Once, in a CI dry run, a worker thread
    * aborted the whole process inside piscina's require() of an ES module (node 20:
-   * "IsGraphAsync must be used on an instantiated module"); a pool closed during its
-   * warm-up is the likeliest way there we know of (not reproduced in 180 start-warm-close
-   * cycles). Waiting costs at most a module load.
+   * "IsGraphAsync must be used on an instantiated module"); the worker files are CommonJS
+   * shims since (workers/condense-log.cts), and this wait stays for any module a thread
+   * still loads. It costs at most a module load.
    */
   async close(): Promise<void> {
     await Promise.allSettled([...this.#warming]);
@@ -123,6 +123,11 @@ export function threadsFor(workers: number | 'auto', expectedBytes: number | und
   if (workers !== 'auto') return workers;
   if (expectedBytes !== undefined && expectedBytes < IN_PROCESS_BELOW_BYTES) return 0;
   return pool?.threads ?? defaultThreadCount();
+}
+
+/** threadsFor a run that reads at most `maxBytes` of its inputs, `knownBytes` in all where known. */
+export function threadsForReading(workers: number | 'auto', knownBytes: number | undefined, maxBytes: number | undefined, pool: WorkerPool | undefined): number {
+  return threadsFor(workers, maxBytes !== undefined ? Math.min(maxBytes, knownBytes ?? Infinity) : knownBytes, pool);
 }
 
 /**

@@ -2,16 +2,15 @@
  * `wisp log`: reads the arguments and, for inputs big enough for threads, starts the
  * threads before the pipeline's modules are loaded (log-run.ts), so that both load at once.
  */
-import { stat } from 'node:fs/promises';
 import { WispError } from '../../core/errors.js';
 import { plural } from '../../core/text.js';
 import { expandPaths } from '../../input/expand-paths.js';
 import { journalSource } from '../../input/journal.js';
-import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
+import { expectedBytes, fileSource, streamSource, type LogSource } from '../../input/sources.js';
 import { warmChunkThreads } from '../../log/chunk/threads.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import type { CondenseLogOptions } from '../../log/options.js';
-import { defaultThreadCount, IN_PROCESS_BELOW_BYTES, WorkerPool } from '../../pipeline/worker-pool.js';
+import { threadsForReading, WorkerPool } from '../../pipeline/worker-pool.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
@@ -83,7 +82,8 @@ export const runLog: CommandRunner = async (args, io) => {
     assignments: values.assignments,
     baseline,
   };
-  const pool = await threadsStartedEarly(paths, options);
+  const sources = paths.map(sourceOf);
+  const pool = await threadsStartedEarly(sources, options);
   try {
     const { runLogOnPaths } = await import('./log-run.js');
     return await runLogOnPaths(paths, sourceOf, flags, pool === undefined ? options : { ...options, pool }, withHidden, io);
@@ -93,22 +93,13 @@ export const runLog: CommandRunner = async (args, io) => {
 };
 
 /**
- * Threads for a run over files that together reach the size threads are used for (the
- * rule condenseLog applies: pipeline/worker-pool.ts), started and loading the chunk
- * condenser now; undefined where the run decides for itself (stdin, small or unreadable
- * inputs, --workers 0).
+ * The threads the run will use (the rule condenseLog applies, pipeline/worker-pool.ts),
+ * started and loading the chunk condenser now; undefined where the run uses none.
  */
-async function threadsStartedEarly(paths: string[], options: CondenseLogOptions): Promise<WorkerPool | undefined> {
-  if (options.workers === 0 || paths.includes('-')) return undefined;
-  let bytes = 0;
-  for (const p of paths) {
-    const s = await stat(p).catch(() => undefined);
-    if (s === undefined || !s.isFile()) return undefined;
-    bytes += s.size;
-  }
-  if (options.maxBytes !== undefined) bytes = Math.min(bytes, options.maxBytes);
-  if (bytes < IN_PROCESS_BELOW_BYTES) return undefined;
-  const pool = await WorkerPool.start(options.workers ?? defaultThreadCount());
+async function threadsStartedEarly(sources: LogSource[], options: CondenseLogOptions): Promise<WorkerPool | undefined> {
+  const threads = threadsForReading(options.workers ?? 'auto', await expectedBytes(sources), options.maxBytes, undefined);
+  if (threads === 0) return undefined;
+  const pool = await WorkerPool.start(threads);
   void warmChunkThreads(pool);
   return pool;
 }
