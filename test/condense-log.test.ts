@@ -17,6 +17,8 @@ import {
   wordVariableLog,
 } from '../fixtures/logs.js';
 import { asLog, condense, find } from './condense-helpers.js';
+import { renderLogText } from '../src/log/render/log-text.js';
+import { ENDING_BYTES } from '../src/log/rank/ending.js';
 
 test('the same input gives byte-identical results whatever the worker count and chunk size', async (t) => {
   const text = mixedLog(30_000) + javaServiceLog(3_000);
@@ -275,4 +277,37 @@ test('precursors: the TLS warning that comes before every ConnectionReset on its
   t.is(billing.precursor, undefined, JSON.stringify(billing.precursor));
   // Pairs that cross chunk boundaries are resolved by the merger: any chunking, one answer.
   t.deepEqual(await condense(text, { chunkBytes: 300, workers: 2 }), r);
+});
+
+/** A service's log: three kinds of line that recur to its last line. */
+function recurringService(lines: number): string {
+  let out = '';
+  for (let i = 0; i < lines; i++) {
+    const stamp = `2025-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
+    out += [`${stamp} INFO handled job ${i} in ${i % 97} ms`, `${stamp} WARN retrying job ${i} (attempt ${i % 4})`, `${stamp} INFO cache hit ratio ${i % 100}%`][i % 3] + '\n';
+  }
+  return out;
+}
+
+test("the input's own ending is shown from its first line: a report with no level word after a service's log; a log that ends as it went on shows its last five lines", async (t) => {
+  // As tclsh prints an error: no timestamp, no level, a dozen lines.
+  const report = ['expected integer but got "3O"', '    (reading increment)', '    invoked from within', '"incr until $days"', '    (procedure "keep_until" line 3)', '    invoked from within', '"keep_until $days 340"', '    ("dict for" body line 2)', '    invoked from within', '"dict for {name days} $table {', '    puts "$name keeps $days days"', '}"', '    (file "rotate.tcl" line 18)'];
+  const service = recurringService(900);
+  const text = `${service}${report.join('\n')}\n`;
+  const r = await condense(text, { top: 30 });
+  t.deepEqual(r.read.tail?.map((l) => l.text), report);
+  t.is(r.read.tail?.[0]?.line, 901);
+  t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 3000 }), r, 'the same ending whatever the chunks');
+  const screen = renderLogText(r, 10_000).slice(0, 4096);
+  t.true(screen.includes('901| expected integer but got "3O"'), screen);
+  // Ending as it went on: the recurring lines reach the last one.
+  const routine = await condense(recurringService(903), { top: 30 });
+  t.is(routine.read.tail?.length, 5);
+  // A report of long lines: as many of its last lines as fit the ending's bytes, five at least.
+  const long = Array.from({ length: 20 }, (_, i) => `step ${i} ${'x'.repeat(150)}`);
+  const wide = await condense(`${service}${long.join('\n')}\n`, { top: 30 });
+  const shown = wide.read.tail ?? [];
+  t.true(shown.length > 5 && shown.length < 20, String(shown.length));
+  t.is(shown.at(-1)?.text, long.at(-1));
+  t.true(shown.reduce((n, l) => n + Math.min(l.text.length, 300) + 8, 0) <= ENDING_BYTES);
 });

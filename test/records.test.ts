@@ -251,6 +251,14 @@ test('a count of none is no error, nor is a word inside a path; a count of some 
     ['3 failed, 7 passed in 0.88s', 'error'],
     ['errors: 2', 'error'],
     ['cannot open /var/lib/app/fail.db', 'error'],
+    // What a program dies of, in words without a level: perl's die, a signal's name as a shell reports it.
+    ['Illegal division by zero at report.pl line 10, <$fh> line 49.', 'error'],
+    ['thread 2: attempt to divide by zero', 'error'],
+    ['bash: line 1:  2959 Illegal instruction     ./decode frame.bin', 'critical'],
+    ['bash: line 1:  3001 Bus error               ./mmap-reader', 'critical'],
+    ['*** stack smashing detected ***: terminated', 'critical'],
+    ['free(): double free detected in tcache 2', 'critical'],
+    ['the divisor is zero by default', 'info'],
   ];
   for (const [line, severity] of lines) {
     const r = await condense(`${line}\n`);

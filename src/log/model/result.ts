@@ -111,8 +111,8 @@ export interface LogRead {
   notes: string[];
   /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
   crashes?: CrashInput[];
-  /** The last input's last lines, redacted, as `tail` would show them. */
-  tail?: { line: number; text: string }[];
+  /** The last input's last lines, redacted, as `tail` would show them (more when they are its own ending: rank/ending.ts). */
+  tail?: TailLine[];
 }
 
 export interface LogResult {
@@ -151,3 +151,9 @@ export interface CrashResult {
 }
 
 export type CondenseResult = LogResult | CrashResult;
+
+/** A line of the input as read (redacted), with its number. */
+export interface TailLine {
+  line: number;
+  text: string;
+}

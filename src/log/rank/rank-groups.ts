@@ -3,6 +3,7 @@ import type { InputRead, LogRead, LogResult, ShownGroup, SeverityCount } from '.
 import { SEVERITIES, severityName, type SeverityName } from '../model/severity.js';
 import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
+import { endingLines } from './ending.js';
 import { findLateErrors } from './late-errors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
@@ -20,15 +21,18 @@ const zeroBySeverity = (): Record<SeverityName, number> =>
  * Ranks the groups (after word-variable merging: `words`), keeps the top N, and accounts
  * for everything it leaves out.
  */
-export function rankGroups(log: MergedLog, words: WordMerge, top: number, read: LogRead, format: string): LogResult {
+export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAll: LogRead, format: string): LogResult {
   const { groups: merged, representative: byWords } = words;
   // Enum variations of one event that would crowd the view are shown as one group.
   const { groups: all, representative: byEnum } = foldEnums(merged.sort(compareGroups), top, compareGroups);
   const representative = new Map(byWords);
   for (const [key, rep] of representative) representative.set(key, byEnum.get(rep) ?? rep);
   for (const [key, rep] of byEnum) if (!representative.has(key)) representative.set(key, rep);
-  // The errors the run ends with come first when ranking puts them past the first screen.
-  const late = findLateErrors(all, read.tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
+  // As much of the input's end as is its own ending; then the errors the run ends with
+  // come first when ranking puts them past the first screen and that ending.
+  const tail = readAll.tail === undefined ? undefined : endingLines(readAll.tail, all);
+  const read: LogRead = tail === undefined ? readAll : { ...readAll, tail };
+  const late = findLateErrors(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
   const ranked = all.slice(0, top);
   // The rare line before a burst, which ranking leaves out, is shown right after the burst.

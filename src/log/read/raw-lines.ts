@@ -3,12 +3,14 @@
  * `tail` shows them (a failed run ends with its outcome), and a small input whole.
  */
 import type { FormatInfo } from '../model/format.js';
-import type { InputRead } from '../model/result.js';
+import type { InputRead, TailLine } from '../model/result.js';
 import { RecordReader } from '../parse/records.js';
 import type { ChunkItem } from './log-inputs.js';
 
-/** The last lines shown as `tail` would show them. */
+/** The last lines always shown, as `tail` would show them; */
 export const TAIL_LINES = 5;
+/** and the most kept: the ranking shows more of them when they are the input's own ending (rank/ending.ts). */
+export const ENDING_LINES = 20;
 const TAIL_BYTES = 8 * 1024;
 
 /** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
@@ -48,8 +50,8 @@ export class RawLines {
     }
   }
 
-  /** The latest input's last TAIL_LINES lines (trailing blank lines left out), with their line numbers. */
-  tail(inputs: InputRead[]): { line: number; text: string }[] | undefined {
+  /** The latest input's last ENDING_LINES lines (trailing blank lines left out), with their line numbers. */
+  tail(inputs: InputRead[]): TailLine[] | undefined {
     if (this.#tailInfo === undefined) return undefined;
     const input = inputs[this.#tailInput]!;
     const lines = wholeLines(this.#tail, this.#tailInfo);
@@ -57,7 +59,7 @@ export class RawLines {
     // The kept bytes may start inside a line: that piece is no line to show.
     const first = this.#tail.length >= TAIL_BYTES ? 1 : 0;
     while (end > first && lines[end - 1]!.trim() === '') end--;
-    const start = Math.max(first, end - TAIL_LINES);
+    const start = Math.max(first, end - ENDING_LINES);
     // Line numbers count from the end of the input: its last line is the one before the first of the next.
     const lastLine = input.firstLine + input.lines - 1;
     const total = lines.length - (lines.length > 0 && lines[lines.length - 1] === '' ? 1 : 0);

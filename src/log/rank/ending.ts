@@ -1,0 +1,43 @@
+import type { GroupStat } from '../model/partial.js';
+import type { TailLine } from '../model/result.js';
+import { TAIL_LINES } from '../read/raw-lines.js';
+
+/**
+ * How much of the input's end the result shows. `tail` shows its last lines whatever they
+ * are, and an agent reads them first: a failed run ends with its outcome. The last
+ * TAIL_LINES are always shown; before them, the input's ending too, when it is one: the
+ * lines from where no group begun earlier reaches on, as a tool's report printed after a
+ * service's logs is (Tcl's `key "/srv" not known in dictionary` and its `while executing`
+ * trace, dpkg's dependency problems, a deadlock's goroutines: a dozen lines, none with a
+ * level word, after the noise's last record). A log that ends as it went on (its last
+ * lines belong to groups that recur) shows TAIL_LINES.
+ */
+
+/** The ending shown is at most the lines reading keeps (ENDING_LINES) and this many bytes as printed (each line cut to the width the text shows). */
+export const ENDING_BYTES = 1600;
+const LINE_CHARS = 300;
+
+/**
+ * `tail`: the input's last lines, in order (up to ENDING_LINES, as read kept them).
+ * `groups`: every group, with its first and last line. The ending begins at the earliest
+ * line L of `tail` where no group begins before L and ends at or after it; of it, as many
+ * last lines as fit ENDING_BYTES are shown, TAIL_LINES at least. No such L before the last
+ * TAIL_LINES: those are shown.
+ */
+export function endingLines(tail: readonly TailLine[], groups: readonly GroupStat[]): TailLine[] {
+  const least = Math.max(0, tail.length - TAIL_LINES);
+  let begins = -1;
+  for (let k = 0; k < least && begins < 0; k++) if (beginsEnding(tail[k]!.line, groups)) begins = k;
+  if (begins < 0) return tail.slice(least);
+  let from = tail.length;
+  for (let bytes = 0; from > begins && (from > least || bytes + printed(tail[from - 1]!) <= ENDING_BYTES); ) bytes += printed(tail[--from]!);
+  return tail.slice(from);
+}
+
+const printed = (l: TailLine): number => Math.min(l.text.length, LINE_CHARS) + 8;
+
+/** No group begun before `line` reaches it: what follows is the input's own ending. */
+function beginsEnding(line: number, groups: readonly GroupStat[]): boolean {
+  for (const g of groups) if (g.firstLine < line && g.lastLine >= line) return false;
+  return true;
+}
