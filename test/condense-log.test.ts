@@ -303,6 +303,11 @@ test("the input's own ending is shown from its first line: a report with no leve
   // Ending as it went on: the recurring lines reach the last one.
   const routine = await condense(recurringService(903), { top: 30 });
   t.is(routine.read.tail?.length, 5);
+  // No body to end: a tool's output alone, every line of it one-off (a sanitizer's legend).
+  const words = 'shadow byte legend addressable partially heap left redzone freed region stack mid right after return scope global init order poisoned user container overflow array cookie intra object internal alloca'.split(' ');
+  const oneOff = await condense(`${Array.from({ length: 14 }, (_, i) => words.slice(i, i + 1 + i).join(' ')).join('\n')}\n`, { top: 30 });
+  t.true(oneOff.groups.every((g) => g.count < 5), 'every group one-off');
+  t.is(oneOff.read.tail?.length, 5);
   // A report of long lines: as many of its last lines as fit the ending's bytes, five at least.
   const long = Array.from({ length: 20 }, (_, i) => `step ${i} ${'x'.repeat(150)}`);
   const wide = await condense(`${service}${long.join('\n')}\n`, { top: 30 });
