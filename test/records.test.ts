@@ -52,6 +52,13 @@ test('memory checkers: valgrind\'s reports are errors read past its ==pid== pref
   t.false(report.exampleMore.some((l) => l.includes('__interceptor_free')), 'the sanitizer\'s own frame is not the one shown');
   t.true(report.lines >= 40, 'the shadow bytes and stacks are lines of the one record');
   t.falsy(asan.groups.find((g) => /Shadow byte|allocated by thread/.test(g.template)), 'no part of the report is a group of its own');
+  // Go's race detector indents its stacks: each access shows its function's line and its file's under it.
+  const race = (await condense(real('go-data-race.log'))).groups[0]!;
+  const more = race.exampleMore;
+  for (const [fn, file] of [['main.(*Cache).Total()', 'main.go:19'], ['main.(*Cache).Record()', 'main.go:15']] as const) {
+    const at = more.findIndex((l) => l.trim() === fn);
+    t.true(at >= 0 && more[at + 1]!.includes(file), `${fn} then ${file}:\n${more.join('\n')}`);
+  }
 });
 
 test('a Go panic after timestamped lines is a record of its own, critical, with its message and the program\'s frame', async (t) => {

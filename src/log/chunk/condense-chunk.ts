@@ -1,7 +1,7 @@
 import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
 import type { FormatInfo } from '../model/format.js';
 import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
-import { CAUSE_SHAPES, Shape } from '../parse/line-shape.js';
+import { CAUSE_SHAPES, isIndentedGoFunction, Shape } from '../parse/line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
   MAX_CAUSE_LINES,
@@ -115,6 +115,8 @@ class OpenRecord {
   #chainRootFrame: KeptLine | undefined;
   #chainRootDetail: KeptLine | undefined;
   #pythonFrame = false;
+  /** The line before, when it is an indented Go function's (the race detector's stacks): the frame, if its file is the program's. */
+  #goFunction: KeptLine | undefined;
   /** The first continuation lines, shown where no line carries a cause. */
   first: KeptLine[] = [];
   /** The head announced more (`panicked at src/main.rs:5:13:`): its next line is its message. */
@@ -165,6 +167,7 @@ class OpenRecord {
     this.#chainRootDetail = undefined;
     this.#frameOpen = false;
     this.#pythonFrame = false;
+    this.#goFunction = undefined;
     if (this.first.length > 0) this.first.length = 0;
     this.#announced = endsWithColon(reader.line);
     this.#announcing = undefined;
@@ -174,6 +177,8 @@ class OpenRecord {
   /** A continuation line (blank lines included: `blank`). */
   add(reader: RecordReader, blank: boolean): void {
     this.lines++;
+    const goFunction = this.#goFunction;
+    this.#goFunction = undefined;
     if (blank) return;
     const line = reader.line;
     const shape = reader.shape.shape;
@@ -191,7 +196,10 @@ class OpenRecord {
       const kept = this.#keep(line);
       // A checker's report has one stack per section (the access, the other access, where the
       // memory was freed): each section's own frame is kept, not only the last one's.
-      if (shape & Shape.ReportCause && this.frame !== undefined) this.#detail(this.frame);
+      if (shape & Shape.ReportCause && this.frame !== undefined) {
+        this.#detail(this.frame);
+        if (this.frameDetail !== undefined) this.#detail(this.frameDetail);
+      }
       if (shape & Shape.Chain) {
         this.#chainRootFrame = this.frame ?? this.#earlierFrame;
         this.#chainRootDetail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
@@ -248,6 +256,7 @@ class OpenRecord {
       if (words < this.raised) this.raised = words;
       if (!marker && (assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
       if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
+      else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }
     if (!reader.isOwnFrame()) return;
@@ -255,10 +264,12 @@ class OpenRecord {
     const python = latin1(line.buf, line.s, Math.min(line.e, line.s + 16)).trimStart().startsWith('File "');
     // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.
     if (python || this.frame === undefined) {
-      this.frame = this.#keep(line);
+      // A Go file's line under its function's: the function is the frame, the file its detail.
+      const under = goFunction !== undefined && shape & Shape.NativeFrame;
+      this.frame = under ? goFunction : this.#keep(line);
       this.#frameIndent = reader.indent;
-      this.frameDetail = undefined;
-      this.#frameOpen = true;
+      this.frameDetail = under ? this.#keep(line) : undefined;
+      this.#frameOpen = !under;
       this.#pythonFrame = python;
     }
   }

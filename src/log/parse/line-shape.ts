@@ -84,7 +84,13 @@ const TRACEBACK = /^Traceback \(most recent call last\):/;
  * that print these lines (Java, Kotlin, Python, JavaScript, C#).
  */
 const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)(?:$|:| \[|\s*\()/;
-const TRACE_MARK = /^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$)/;
+/** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
+const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
+const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|${GO_FUNCTION})`);
+const INDENTED_GO_FUNCTION = new RegExp(String.raw`^\s+${GO_FUNCTION}`);
+
+/** An indented Go function's line, as the race detector prints its stacks (at column 0 it is a TraceMark). */
+export const isIndentedGoFunction = (text: string): boolean => INDENTED_GO_FUNCTION.test(text);
 const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
