@@ -49,7 +49,7 @@ interface KeptLine {
  * a line that names an exception or uses error words. Shown where there is room beside the
  * cause lines.
  */
-const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference|Which is)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
 /** Words of an assertion's report: under them, a diff line is a failed assertion's. */
 const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
 const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;

@@ -8,6 +8,7 @@
  * only for lines that carry no header, so a log of timestamped lines pays nothing here.
  */
 import { Severity } from '../model/severity.js';
+import { latin1 } from './line-parser.js';
 
 export const Shape = {
   /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`. */
@@ -196,14 +197,22 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   return out;
 }
 
-/** Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash)? */
-export function announces(buf: Uint8Array, s: number, e: number): boolean {
+/**
+ * Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash), or name a
+ * failure and nothing of it (Google Test's `ratelimit_test.cpp:12: Failure`, its values on
+ * the lines after)?
+ */
+export function announces(buf: Buffer, s: number, e: number): boolean {
   let i = e - 1;
   while (i >= s && (buf[i] === 32 || buf[i] === 9)) i--;
   if (i < s) return false;
   const c = buf[i];
+  if (c === 101 /* e */ && i - s >= 12) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
+
+/** A position whose message is the one word `Failure`. */
+const BARE_FAILURE = /\.\w+:\d+: Failure$/;
 
 /**
  * Frames of a language's runtime or of installed packages, not the program's own: the
