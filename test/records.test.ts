@@ -266,6 +266,9 @@ test('a count of none is no error, nor is a word inside a path; a count of some 
     ['*** stack smashing detected ***: terminated', 'critical'],
     ['free(): double free detected in tcache 2', 'critical'],
     ['the divisor is zero by default', 'info'],
+    ['Thread #3: lock order "0x10C080 before 0x10C0C0" violated', 'error'],
+    ['duplicate key value violates unique constraint "users_email_key"', 'error'],
+    ['checked 40 rules: no violations', 'info'],
   ];
   for (const [line, severity] of lines) {
     const r = await condense(`${line}\n`);
