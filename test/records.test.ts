@@ -209,6 +209,13 @@ test('JSON logs: the error a record carries is part of its group; epoch times ar
   t.truthy(find(r, 'request errored | TypeError'));
   t.truthy(find(r, 'request errored | Error: connect ECONNREFUSED'));
   t.is(find(r, 'TypeError')!.firstTime, '2025-12-01T14:40:31.174Z');
+  // structlog's format_exc_info: the whole traceback in one field; the exception it ends with is the error.
+  const traceback = (account: string): string => `Traceback (most recent call last):\n  File "/srv/worker.py", line 30, in run\n    res = charge(job)\n  File "/srv/worker.py", line 21, in charge\n    raise CardDeclined(f"card token expired for account {job['account']}")\nCardDeclined: card token expired for account ${account}`;
+  const structlog = [1, 2].map((i) => JSON.stringify({ event: 'payment_failed', level: 'error', exception: traceback(`acct_${i}`) })).join('\n');
+  const failed = await condense(`${structlog}\n${JSON.stringify({ event: 'payment_failed', level: 'error', exception: 'Traceback (most recent call last):\nTimeoutError: gateway' })}\n`);
+  t.truthy(find(failed, 'payment_failed | CardDeclined: card token expired for account acct_<NUM>'), failed.groups.map((g) => g.template).join('\n'));
+  t.truthy(find(failed, 'payment_failed | TimeoutError: gateway'));
+  t.is(failed.totals.groups, 2);
 });
 
 test('a crash report among other files is summarised as a crash, before the log\'s groups', async (t) => {

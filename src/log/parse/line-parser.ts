@@ -310,9 +310,23 @@ function errorOf(o: Record<string, unknown>): string {
   return '';
 }
 
+/**
+ * The line of an error's text that names it: the first (`TypeError: x` above its stack),
+ * unless that line announces what follows (`Traceback (most recent call last):`, as
+ * structlog and python-json-logger put a traceback in one field): then its last line at
+ * column 0, the exception the traceback ends with.
+ */
 const firstLine = (s: string): string => {
   const nl = s.indexOf('\n');
-  return nl < 0 ? s : s.slice(0, nl);
+  if (nl < 0) return s;
+  const first = s.slice(0, nl);
+  if (!first.trimEnd().endsWith(':')) return first;
+  const lines = s.split('\n');
+  for (let i = lines.length - 1; i > 0; i--) {
+    const line = lines[i]!.trimEnd();
+    if (line !== '' && line[0] !== ' ' && line[0] !== '\t') return line;
+  }
+  return first;
 };
 
 function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
