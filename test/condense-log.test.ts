@@ -18,7 +18,8 @@ import {
 } from '../fixtures/logs.js';
 import { asLog, condense, find } from './condense-helpers.js';
 import { renderLogText } from '../src/log/render/log-text.js';
-import { ENDING_BYTES } from '../src/log/rank/ending.js';
+import { ALWAYS_LINES, ENDING_BYTES } from '../src/log/rank/ending.js';
+import { TAIL_LINES } from '../src/log/read/raw-lines.js';
 
 test('the same input gives byte-identical results whatever the worker count and chunk size', async (t) => {
   const text = mixedLog(30_000) + javaServiceLog(3_000);
@@ -289,7 +290,7 @@ function recurringService(lines: number): string {
   return out;
 }
 
-test("the input's own ending is shown from its first line: a report with no level word after a service's log; a log that ends as it went on shows its last five lines", async (t) => {
+test("the input's own ending is shown from its first line: a report with no level word after a service's log; a log that ends as it went on shows its last ten, as tail does", async (t) => {
   // As tclsh prints an error: no timestamp, no level, a dozen lines.
   const report = ['expected integer but got "3O"', '    (reading increment)', '    invoked from within', '"incr until $days"', '    (procedure "keep_until" line 3)', '    invoked from within', '"keep_until $days 340"', '    ("dict for" body line 2)', '    invoked from within', '"dict for {name days} $table {', '    puts "$name keeps $days days"', '}"', '    (file "rotate.tcl" line 18)'];
   const service = recurringService(900);
@@ -302,17 +303,21 @@ test("the input's own ending is shown from its first line: a report with no leve
   t.true(screen.includes('901| expected integer but got "3O"'), screen);
   // Ending as it went on: the recurring lines reach the last one.
   const routine = await condense(recurringService(903), { top: 30 });
-  t.is(routine.read.tail?.length, 5);
+  t.is(routine.read.tail?.length, TAIL_LINES);
   // No body to end: a tool's output alone, every line of it one-off (a sanitizer's legend).
   const words = 'shadow byte legend addressable partially heap left redzone freed region stack mid right after return scope global init order poisoned user container overflow array cookie intra object internal alloca'.split(' ');
   const oneOff = await condense(`${Array.from({ length: 14 }, (_, i) => words.slice(i, i + 1 + i).join(' ')).join('\n')}\n`, { top: 30 });
   t.true(oneOff.groups.every((g) => g.count < 5), 'every group one-off');
-  t.is(oneOff.read.tail?.length, 5);
-  // A report of long lines: as many of its last lines as fit the ending's bytes, five at least.
-  const long = Array.from({ length: 20 }, (_, i) => `step ${i} ${'x'.repeat(150)}`);
-  const wide = await condense(`${service}${long.join('\n')}\n`, { top: 30 });
-  const shown = wide.read.tail ?? [];
-  t.true(shown.length > 5 && shown.length < 20, String(shown.length));
-  t.is(shown.at(-1)?.text, long.at(-1));
-  t.true(shown.reduce((n, l) => n + Math.min(l.text.length, 300) + 8, 0) <= ENDING_BYTES);
+  t.is(oneOff.read.tail?.length, TAIL_LINES);
+  // A report of long lines (an ending: one group, begun after the body): as many of its
+  // last lines as fit the ending's bytes, more than tail's ten; of very long ones, ALWAYS_LINES.
+  const printed = (l: string): number => Math.min(l.length, 300) + 8;
+  for (const width of [100, 290]) {
+    const long = Array.from({ length: 20 }, (_, i) => `step ${i} ${'x'.repeat(width)}`);
+    const shown = (await condense(`${service}${long.join('\n')}\n`, { top: 30 })).read.tail?.map((l) => l.text) ?? [];
+    t.deepEqual(shown, long.slice(long.length - shown.length), `lines of ${width}`);
+    const bytes = shown.reduce((n, l) => n + printed(l), 0);
+    if (width === 290) t.is(shown.length, ALWAYS_LINES);
+    else t.true(shown.length > TAIL_LINES && bytes <= ENDING_BYTES && bytes + printed(long[long.length - shown.length - 1]!) > ENDING_BYTES, String(shown.length));
+  }
 });

@@ -7,8 +7,8 @@ import type { InputRead, TailLine } from '../model/result.js';
 import { RecordReader } from '../parse/records.js';
 import type { ChunkItem } from './log-inputs.js';
 
-/** The last lines always shown, as `tail` would show them; */
-export const TAIL_LINES = 5;
+/** The last lines shown, as `tail` would show them (as bytes allow: rank/ending.ts); */
+export const TAIL_LINES = 10;
 /** and the most kept: the ranking shows more of them when they are the input's own ending (rank/ending.ts). */
 export const ENDING_LINES = 20;
 const TAIL_BYTES = 8 * 1024;
