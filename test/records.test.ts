@@ -80,6 +80,19 @@ test('a Python traceback after a logging line: its own error record, the final e
   t.true(tb.exampleMore.includes("KeyError: 'broker_url'"));
 });
 
+test('the same exception raised at another place in the program is another group: a recurring one does not swallow it', async (t) => {
+  const traceback = (file: string, line: number, fn: string): string =>
+    `Traceback (most recent call last):\n  File "/srv/app/${file}", line ${line}, in ${fn}\n    return total / count\nZeroDivisionError: division by zero\n`;
+  let text = '';
+  for (let i = 0; i < 6; i++) text += `2026-12-01 10:00:0${i},001 ERROR stats: mean of an empty window\n${traceback('stats.py', 20, 'mean')}`;
+  text += `2026-12-01 10:00:09,001 ERROR batch: shard failed\n${traceback('batch.py', 14, 'compute_ratio')}`;
+  const r = await condense(text);
+  const groups = r.groups.filter((g) => g.template.endsWith('| ZeroDivisionError: division by zero'));
+  t.deepEqual(groups.map((g) => g.count), [6, 1]);
+  t.true(groups[1]!.exampleMore.some((l) => l.includes('in compute_ratio')), groups[1]!.exampleMore.join('\n'));
+  for (const options of [{ workers: 2, chunkBytes: 64 }, { workers: 0, chunkBytes: 1 }]) t.deepEqual(await condense(text, options), r, JSON.stringify(options));
+});
+
 test('a Java cause chain: every Caused by line is shown, then how many lines are left', async (t) => {
   const r = await condense(real('java-cause-chain.log'));
   const text = renderLogText(r, 10_000);

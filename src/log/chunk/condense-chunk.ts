@@ -301,6 +301,11 @@ class OpenRecord {
     if (this.details.length < MAX_DETAIL_LINES && (last === undefined || last.no !== line.no)) this.details.push(line);
   }
 
+  /** The program's own frame shown under the head, if any: the one nearest the root cause. */
+  ownFrame(): KeptLine | undefined {
+    return this.frame ?? this.#earlierFrame;
+  }
+
   /** The severity it ends with: raised by its lines only where its head declared none. */
   finalSeverity(): Severity {
     return !this.declared && this.raised < this.severity ? this.raised : this.severity;
@@ -316,7 +321,7 @@ class OpenRecord {
       const causeNos = new Set(this.causes.map((l) => l.no));
       const room = Math.max(0, MAX_CAUSE_LINES - this.causes.length);
       picked = [...this.causes, ...this.details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
-      const frame = this.frame ?? this.#earlierFrame;
+      const frame = this.ownFrame();
       const detail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
       if (frame !== undefined) picked.push(frame);
       if (detail !== undefined) picked.push(detail);
@@ -538,7 +543,11 @@ class GroupTable {
     const again = this.#again;
     // Under one head, a different root cause (a TypeError, an ECONNREFUSED) is a different event.
     const root = r.root;
-    const key = root === undefined ? r.key : (r.key + this.#rootKey(root) * 7919) % KEY_MODULUS;
+    let key = root === undefined ? r.key : (r.key + this.#rootKey(root) * 7919) % KEY_MODULUS;
+    // ...and so is the same root cause raised at another place in the program's own code
+    // (a ZeroDivisionError in batch.py's compute_ratio is not a service's recurring one).
+    const frame = r.ownFrame();
+    if (frame !== undefined) key = (key + this.#rootKey(frame) * 104729) % KEY_MODULUS;
     const found = map.get(key);
     const lastLine = r.firstLine + r.lines - 1;
     if (found !== undefined) {
@@ -569,6 +578,7 @@ class GroupTable {
       exampleTemplateAt: r.templateAt < 0 ? -1 : textOf(h.buf, h.s, h.s + r.templateAt, MAX_EXAMPLE_CHARS).length,
       exampleMore: shown,
       exampleMoreLines: r.lines - 1 - shown.length,
+      ...(frame !== undefined ? { site: this.#rootText(frame) } : {}),
     };
     map.set(key, g);
     this.ordered.push(g);

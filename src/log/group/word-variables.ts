@@ -42,14 +42,15 @@ interface Entry {
   firstLine: number;
 }
 
-/** Groups as entries, bucketed by severity and token count: only those can be one event. */
+/** Groups as entries, bucketed by severity, token count and site: only those can be one event. */
 function bucketed(groups: GroupStat[]): Map<string, Entry[]> {
   const buckets = new Map<string, Entry[]>();
   for (const g of groups) {
     const all = g.template.split(/[ \t]+/);
     const message = withoutHeader(all);
     const tokens = collapseRuns(message);
-    const key = `${g.severity}|${tokens.length}`;
+    // Raised at different places in the program's code, the same text is two events.
+    const key = `${g.severity}|${tokens.length}|${g.site ?? ''}`;
     let b = buckets.get(key);
     if (b === undefined) buckets.set(key, (b = []));
     b.push({ tokens, header: all.slice(0, all.length - message.length).join(' '), members: [g], lines: g.lines, firstLine: g.firstLine });
@@ -247,7 +248,8 @@ function combine(e: Entry): GroupStat {
   const also = first.severity <= Severity.Error && ordered.length <= MAX_ALSO + 1 ? ordered.slice(1).map((g) => g.example) : undefined;
   return {
     ...rest,
-    key: `${first.severity}:${template}`,
+    // Members share a site (bucketed): two groups of one text from two places keep two keys.
+    key: `${first.severity}:${template}${first.site === undefined ? '' : ` @ ${first.site}`}`,
     template,
     records,
     lines,

@@ -5,8 +5,8 @@ import type { LogState } from '../model/state.js';
 import { LogMerger, partialOf } from './log-merger.js';
 
 export const PARTIAL_FORMAT = 'wisp-log-partial';
-/** 2: records never cross spans (no lead), groups carry exampleMoreLines. */
-export const PARTIAL_VERSION = 2;
+/** 2: records never cross spans (no lead), groups carry exampleMoreLines. 3: a group's key holds its program frame (site). */
+export const PARTIAL_VERSION = 3;
 
 /**
  * A condensed span of an archive, written to be merged with others: what was read (its

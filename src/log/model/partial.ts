@@ -32,6 +32,12 @@ export interface GroupStat {
   exampleTemplateAt: number;
   exampleMore: string[];
   exampleMoreLines: number;
+  /**
+   * The template of the program's own frame its records showed, where they showed one: part
+   * of the key, so a group of the same text raised elsewhere (a ZeroDivisionError in
+   * batch.py's compute_ratio, a service's in its own e_zero) stays apart when templates merge.
+   */
+  site?: string;
   /** For an error group merged from a few templates: the other templates' examples. */
   also?: string[];
   /** What each placeholder of the template held (values.ts), in the template's order. */
