@@ -207,7 +207,7 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   while (i >= s && (buf[i] === 32 || buf[i] === 9)) i--;
   if (i < s) return false;
   const c = buf[i];
-  if (c === 101 /* e */ && i - s >= 12) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
+  if (c === 101 /* e */ && i - s >= 12 && buf[i - 7] === 32 && buf[i - 8] === 58) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
