@@ -228,6 +228,9 @@ test('JSON logs: the error a record carries is part of its group; epoch times ar
   const failed = await condense(`${structlog}\n${JSON.stringify({ event: 'payment_failed', level: 'error', exception: 'Traceback (most recent call last):\nTimeoutError: gateway' })}\n`);
   t.truthy(find(failed, 'payment_failed | CardDeclined: card token expired for account acct_<NUM>'), failed.groups.map((g) => g.template).join('\n'));
   t.truthy(find(failed, 'payment_failed | TimeoutError: gateway'));
+  // The example shows that error with its values: the raw line is cut before it.
+  t.is(find(failed, 'CardDeclined')!.exampleMore[0], 'CardDeclined: card token expired for account acct_1');
+  t.is(find(failed, 'CardDeclined')!.exampleMoreLines, 0);
   t.is(failed.totals.groups, 2);
 });
 

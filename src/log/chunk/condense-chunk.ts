@@ -1,6 +1,7 @@
 import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
 import type { FormatInfo } from '../model/format.js';
 import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
+import { clip } from '../../core/text.js';
 import { CAUSE_SHAPES, isIndentedGoFunction, Shape } from '../parse/line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
@@ -564,6 +565,9 @@ class GroupTable {
     let template = again.scanner.text();
     if (root !== undefined) template += ` | ${this.#rootText(root)}`;
     const shown = r.shownLines();
+    const moreLines = r.lines - 1 - shown.length;
+    // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts away.
+    if (r.isHeader && again.jsonError !== '') shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS));
     const g: GroupStat = {
       key: `${severity}:${key}`,
       template,
@@ -577,7 +581,7 @@ class GroupTable {
       example: textOf(h.buf, h.s, h.e, MAX_EXAMPLE_CHARS),
       exampleTemplateAt: r.templateAt < 0 ? -1 : textOf(h.buf, h.s, h.s + r.templateAt, MAX_EXAMPLE_CHARS).length,
       exampleMore: shown,
-      exampleMoreLines: r.lines - 1 - shown.length,
+      exampleMoreLines: moreLines,
       ...(frame !== undefined ? { site: this.#rootText(frame) } : {}),
     };
     map.set(key, g);

@@ -73,6 +73,11 @@ export class LineParser {
   declared = false;
   /** Where the template's text starts in the line (bytes from its start); -1 where it is not one span of it (JSON, gh run view). */
   templateAt = 0;
+  /**
+   * The error a JSON record carries, as `errorOf` names it, with its values ('' for none
+   * and for other lines): a group's example shows it, the raw line may be cut before it.
+   */
+  jsonError = '';
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
   readonly #ts: TimestampMatch = { start: 0, end: 0 };
@@ -84,6 +89,7 @@ export class LineParser {
 
   /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
   header(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    this.jsonError = '';
     switch (this.#info.format) {
       case 'logshow':
         return this.#logShow(buf, s, e, prefix);
@@ -158,6 +164,7 @@ export class LineParser {
     const level = jsonSeverity(o);
     this.declared = level !== undefined;
     const error = errorOf(o);
+    this.jsonError = error;
     this.severity = level ?? fromWords(`${message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES))} ${error}`);
     // The message is the event, with the error it is about; without a message, the line's own text is all there is.
     if (message === undefined && error === '') {
