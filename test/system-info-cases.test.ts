@@ -62,7 +62,9 @@ fill(${JSON.stringify(full)}, 64 * 1024); fill(${JSON.stringify(noInodes)}, 0);`
   t.is(cell(a, row(full), 'USE%'), '100%');
   t.is(cell(a, row(noInodes), 'IUSE%'), '100%');
   t.is(cell(a, row(noInodes), 'USE%'), '0%', 'its space is free: only the inodes ran out');
-  t.deepEqual(a.rows.slice(0, 2).map((r) => r[0]).sort(), [full, noInodes].sort());
+  // First, after only such rows as these: the machine may have a full filesystem of its own.
+  const at = Math.max(a.rows.indexOf(row(full)!), a.rows.indexOf(row(noInodes)!));
+  t.true(a.rows.slice(0, at + 1).every((r) => cell(a, r, 'USE%') === '100%' || cell(a, r, 'IUSE%') === '100%'), a.text);
   t.false(a.rows.some((r) => r[0] === '/proc' || (r[0] ?? '').startsWith('/sys')), a.text);
 });
 
