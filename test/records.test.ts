@@ -231,6 +231,16 @@ test('JSON logs: the error a record carries is part of its group; epoch times ar
   // The example shows that error with its values: the raw line is cut before it.
   t.is(find(failed, 'CardDeclined')!.exampleMore[0], 'CardDeclined: card token expired for account acct_1');
   t.is(find(failed, 'CardDeclined')!.exampleMoreLines, 0);
+  t.is(find(failed, 'CardDeclined')!.exampleMore[1], '  File "/srv/worker.py", line 21, in charge', 'the innermost own frame of the traceback');
+  // pino's lines after a build's output (no JSON at the input's start): still read as JSON,
+  // the level its own, the error's first own frame from err.stack shown.
+  const stack = 'SyntaxError: Unexpected token } in JSON at position 122\n    at JSON.parse (<anonymous>)\n    at loadConfig (/srv/app/worker.js:11:15)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)';
+  const pino = JSON.stringify({ level: 60, time: 1764600031174, msg: 'configuration reload failed, shutting down', err: { type: 'SyntaxError', message: 'Unexpected token } in JSON at position 122', stack } });
+  const mixed = await condense(`> app@1.0.0 start\n> node worker.js\n\n${JSON.stringify({ level: 30, time: 1764600030174, msg: 'config loaded' })}\n${pino}\n`);
+  const fatal = find(mixed, 'configuration reload failed, shutting down | SyntaxError')!;
+  t.is(fatal.severity, 'critical');
+  t.deepEqual(fatal.exampleMore, ['SyntaxError: Unexpected token } in JSON at position 122', '    at loadConfig (/srv/app/worker.js:11:15)']);
+  t.truthy(find(mixed, 'config loaded'));
   t.is(failed.totals.groups, 2);
 });
 

@@ -2,7 +2,7 @@ import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
 import type { FormatInfo } from '../model/format.js';
 import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
 import { clip } from '../../core/text.js';
-import { CAUSE_SHAPES, isIndentedGoFunction, Shape } from '../parse/line-shape.js';
+import { CAUSE_SHAPES, isIndentedGoFunction, isRuntimeFrame, Shape } from '../parse/line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
   MAX_CAUSE_LINES,
@@ -567,7 +567,10 @@ class GroupTable {
     const shown = r.shownLines();
     const moreLines = r.lines - 1 - shown.length;
     // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts away.
-    if (r.isHeader && again.jsonError !== '') shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS));
+    if (again.jsonError !== '') {
+      const frame = ownFrameIn(again.jsonStack);
+      shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...(frame !== undefined ? [clip(frame, MAX_CONTINUATION_CHARS)] : []));
+    }
     const g: GroupStat = {
       key: `${severity}:${key}`,
       template,
@@ -613,6 +616,23 @@ class GroupTable {
 function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
   const n = Math.min(tallies.length, r.phCount);
   for (let k = 0; k < n; k++) tallies[k]!.add(r.phBuf, r.ph[2 * k]!, r.ph[2 * k + 1]!);
+}
+
+/**
+ * The program's own frame in a stack held as text (a JSON record's `err.stack`, a
+ * traceback in one field): the first one, or a Python traceback's last (innermost).
+ */
+function ownFrameIn(stack: string): string | undefined {
+  let innermost: string | undefined;
+  for (const raw of stack.split('\n')) {
+    const line = raw.trimEnd();
+    const text = line.trimStart();
+    const python = text.startsWith('File "');
+    if (!(python || text.startsWith('at ')) || isRuntimeFrame(line)) continue;
+    if (!python) return line;
+    innermost = line;
+  }
+  return innermost;
 }
 
 /** Keys are 53-bit: a combined key stays below 2^53. */

@@ -78,6 +78,8 @@ export class LineParser {
    * and for other lines): a group's example shows it, the raw line may be cut before it.
    */
   jsonError = '';
+  /** That error's stack or traceback, as the record holds it in one field ('' for none). */
+  jsonStack = '';
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
   readonly #ts: TimestampMatch = { start: 0, end: 0 };
@@ -90,6 +92,7 @@ export class LineParser {
   /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
   header(buf: Buffer, s: number, e: number, prefix: string): boolean {
     this.jsonError = '';
+    this.jsonStack = '';
     switch (this.#info.format) {
       case 'logshow':
         return this.#logShow(buf, s, e, prefix);
@@ -105,6 +108,11 @@ export class LineParser {
 
   /** A line without a header that starts a record; `opener` is the severity its form carries. */
   plain(buf: Buffer, s: number, e: number, prefix: string, opener: Severity | undefined): void {
+    this.jsonError = '';
+    this.jsonStack = '';
+    // A JSON record among lines of another kind (a service's pino or structlog lines after a
+    // build's output, or after another log) is read as one: its level, message and error.
+    if (opener === undefined && buf[s] === 123 /* { */ && buf[e - 1] === 125 /* } */ && this.#json(buf, s, e)) return;
     const info = this.#info;
     const contentStart = bomLength(buf, s);
     const p = afterTabFields(prefix, contentStart, info.leadingTabFields);
@@ -165,6 +173,7 @@ export class LineParser {
     this.declared = level !== undefined;
     const error = errorOf(o);
     this.jsonError = error;
+    this.jsonStack = stackOf(o);
     this.severity = level ?? fromWords(`${message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES))} ${error}`);
     // The message is the event, with the error it is about; without a message, the line's own text is all there is.
     if (message === undefined && error === '') {
@@ -315,6 +324,17 @@ function errorOf(o: Record<string, unknown>): string {
   const message = o['error.message'] ?? o['exception.message'];
   if (typeof type === 'string' || typeof message === 'string') return firstLine([type, message].filter((x) => typeof x === 'string').join(': '));
   return '';
+}
+
+/** The stack or traceback a JSON record's error holds, when it holds one as text of several lines. */
+function stackOf(o: Record<string, unknown>): string {
+  for (const k of ERROR_KEYS) {
+    const v = o[k];
+    if (typeof v === 'string' && v.includes('\n')) return v;
+    const stack = v !== null && typeof v === 'object' ? (v as Record<string, unknown>).stack : undefined;
+    if (typeof stack === 'string') return stack;
+  }
+  return typeof o.stack === 'string' ? o.stack : '';
 }
 
 /**
