@@ -302,6 +302,9 @@ test('a count of none is no error, nor is a word inside a path; a count of some 
     ['Thread #3: lock order "0x10C080 before 0x10C0C0" violated', 'error'],
     ['duplicate key value violates unique constraint "users_email_key"', 'error'],
     ['checked 40 rules: no violations', 'info'],
+    ['  inflating: out/plugin/lib/mod41.js   bad CRC 07902910  (should be 035872f5)', 'error'],
+    ['gzip: stdin: unexpected end of file; archive is corrupt', 'error'],
+    ['fsck: no corruption found', 'info'],
   ];
   for (const [line, severity] of lines) {
     const r = await condense(`${line}\n`);
