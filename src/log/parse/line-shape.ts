@@ -200,7 +200,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
 /**
  * Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash), or name a
  * failure and nothing of it (Google Test's `ratelimit_test.cpp:12: Failure`, its values on
- * the lines after)?
+ * the lines after), or a place whose failure follows (doctest's `File "x.py", line 21, in f`)?
  */
 export function announces(buf: Buffer, s: number, e: number): boolean {
   let i = e - 1;
@@ -208,11 +208,15 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   if (i < s) return false;
   const c = buf[i];
   if (c === 101 /* e */ && i - s >= 12 && buf[i - 7] === 32 && buf[i - 8] === 58) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
+  // doctest's `File "units.py", line 21, in units` at column 0: the failure it locates follows.
+  if (buf[s] === 70 /* F */ && buf[s + 4] === 32 && buf[s + 5] === 34 /* " */) return LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)));
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
 /** A position whose message is the one word `Failure`. */
 const BARE_FAILURE = /\.\w+:\d+: Failure$/;
+/** A Python frame's location standing alone at column 0, as a heading. */
+const LOCATION_HEADING = /^File "[^"]+", line \d+, in \S+$/;
 
 /**
  * Frames of a language's runtime or of installed packages, not the program's own: the
