@@ -80,6 +80,17 @@ test('a Python traceback after a logging line: its own error record, the final e
   t.true(tb.exampleMore.includes("KeyError: 'broker_url'"));
 });
 
+test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {
+  // As gfortran -fcheck=bounds -g prints a bounds error and its backtrace.
+  const text = `${Array.from({ length: 30 }, (_, i) => `step ${i}  energy=   2380.0000`).join('\n')}\nAt line 30 of file heat.f90\nFortran runtime error: Index '101' of dimension 1 of array 'u' above upper bound of 100\n\nError termination. Backtrace:\n#0  0x7f038ee218c2 in ???\n#1  0x7f038ee223b9 in ???\n#2  0x55628baaa57c in diffuse\n\tat /src/heat.f90:30\n#3  0x55628baaa9fb in main\n\tat /src/heat.f90:18\n`;
+  const r = await condense(text);
+  const at = find(r, 'At line <NUM> of file')!;
+  t.is(at.severity, 'error');
+  t.true(at.exampleMore[0]!.startsWith('Fortran runtime error: Index'), at.exampleMore.join('\n'));
+  const backtrace = find(r, 'Error termination. Backtrace:')!;
+  t.deepEqual(backtrace.exampleMore.slice(0, 2), ['#2  0x55628baaa57c in diffuse', '\tat /src/heat.f90:30']);
+});
+
 test('the same exception raised at another place in the program is another group: a recurring one does not swallow it', async (t) => {
   const traceback = (file: string, line: number, fn: string): string =>
     `Traceback (most recent call last):\n  File "/srv/app/${file}", line ${line}, in ${fn}\n    return total / count\nZeroDivisionError: division by zero\n`;

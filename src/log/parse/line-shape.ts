@@ -200,7 +200,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
 /**
  * Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash), or name a
  * failure and nothing of it (Google Test's `ratelimit_test.cpp:12: Failure`, its values on
- * the lines after), or a place whose failure follows (doctest's `File "x.py", line 21, in f`)?
+ * the lines after), or a place whose failure follows (doctest's `File "x.py", line 21, in f`, gfortran's `At line 30 of file x.f90`)?
  */
 export function announces(buf: Buffer, s: number, e: number): boolean {
   let i = e - 1;
@@ -208,22 +208,24 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   if (i < s) return false;
   const c = buf[i];
   if (c === 101 /* e */ && i - s >= 12 && buf[i - 7] === 32 && buf[i - 8] === 58) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
-  // doctest's `File "units.py", line 21, in units` at column 0: the failure it locates follows.
-  if (buf[s] === 70 /* F */ && buf[s + 4] === 32 && buf[s + 5] === 34 /* " */) return LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)));
+  // A location alone at column 0, the failure it locates on the lines after: doctest's
+  // `File "units.py", line 21, in units`, gfortran's `At line 30 of file heat.f90`.
+  if ((buf[s] === 70 /* F */ && buf[s + 5] === 34) /* " */ || (buf[s] === 65 /* A */ && buf[s + 2] === 32)) return LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)));
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
 /** A position whose message is the one word `Failure`. */
 const BARE_FAILURE = /\.\w+:\d+: Failure$/;
-/** A Python frame's location standing alone at column 0, as a heading. */
-const LOCATION_HEADING = /^File "[^"]+", line \d+, in \S+$/;
+/** A location standing alone at column 0, as a heading. */
+const LOCATION_HEADING = /^(?:File "[^"]+", line \d+, in \S+|At line \d+ of file \S+)$/;
 
 /**
  * Frames of a language's runtime or of installed packages, not the program's own: the
- * program's first frame is the one worth showing beside a panic or an exception.
+ * program's first frame is the one worth showing beside a panic or an exception. A frame
+ * without a symbol (`#0 0x7f03.. in ???`, gfortran's backtrace into libgfortran) is none.
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
+  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
 
 export function isRuntimeFrame(text: string): boolean {
   return RUNTIME_FRAME.test(text);
