@@ -25,6 +25,18 @@ function cell(a: SystemInfoAnswer, row: string[] | undefined, column: string): s
 
 const rowOf = (a: SystemInfoAnswer, pid: number | undefined): string[] | undefined => a.rows.find((r) => r[0] === String(pid));
 
+/** Polls until `holds()`, at most `ms`: a loaded machine, or one waiting on its disk, is slow to fork and exec. */
+async function until(holds: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !holds() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+}
+const readOr = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
 /** Runs `systemInfo(request)` in a child process (under `prefix`, e.g. as nobody) and returns its answer. */
 async function answerIn(prefix: string[], request: object, setup = ''): Promise<SystemInfoAnswer> {
   const module = new URL('../src/system-info/index.js', import.meta.url).href;
@@ -72,7 +84,7 @@ asRoot('process (needs root: setpriv sets 1,000 groups): a process with 1,000 gr
   const groups = Array.from({ length: 1000 }, (_, i) => 20_000 + i).join(',');
   const child = spawn('/usr/bin/setpriv', [`--groups=${groups}`, '--', '/bin/sleep', '30'], { stdio: 'ignore' });
   t.teardown(() => child.kill('SIGKILL'));
-  await new Promise((r) => setTimeout(r, 200));
+  await until(() => readOr(`/proc/${child.pid}/status`).length > 4096);
   t.true(readFileSync(`/proc/${child.pid}/status`, 'utf8').length > 4096, 'the status file is past the 4 KiB that used to be read');
   const a = await systemInfo({ topic: 'process', process: String(child.pid) }, { sampleMs: 0 });
   t.not(cell(a, a.rows[0], 'MEM'), '0 B', a.text);
@@ -119,8 +131,9 @@ test('process: a zombie is shown as a zombie, and not counted as protected', asy
   // sh forks `sleep 0`, then becomes `sleep 30`, which never reaps it.
   const parent = spawn('/bin/sh', ['-c', 'sleep 0 & exec sleep 30'], { stdio: 'ignore' });
   t.teardown(() => parent.kill('SIGKILL'));
-  await new Promise((r) => setTimeout(r, 300));
-  const zombie = Number(readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim());
+  const childOf = (): number => Number(readOr(`/proc/${parent.pid}/task/${parent.pid}/children`).trim());
+  await until(() => childOf() > 0 && /\) Z /.test(readOr(`/proc/${childOf()}/stat`)) && readOr(`/proc/${parent.pid}/cmdline`).startsWith('sleep'));
+  const zombie = childOf();
   t.regex(readFileSync(`/proc/${zombie}/stat`, 'utf8'), /\) Z /, 'the case is built: a zombie');
   const a = await systemInfo({ topic: 'process', process: String(parent.pid) }, { sampleMs: 0 });
   const row = rowOf(a, zombie);
@@ -142,7 +155,7 @@ test('process: a process that ends during the sample is said to have ended, with
   const pid = Number(said.toString().trim());
   // The shell prints the pid as it forks: the child shows sleep's command line once it has
   // exec'd it, a moment later on a loaded machine (a sample taken before saw the shell's).
-  for (let i = 0; i < 100 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'); i++) await new Promise((r) => setTimeout(r, 2));
+  await until(() => readOr(`/proc/${pid}/cmdline`).startsWith('sleep'));
   const a = await systemInfo({ topic: 'process', process: String(pid) }, { sampleMs: 900 });
   await exited(shell);
   t.is(cell(a, a.rows[0], 'CPU%'), 'ended', a.text);
