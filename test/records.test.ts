@@ -87,6 +87,9 @@ test('a location heading at column 0 heads the failure under it (gfortran, docte
   const at = find(r, 'At line <NUM> of file')!;
   t.is(at.severity, 'error');
   t.true(at.exampleMore[0]!.startsWith('Fortran runtime error: Index'), at.exampleMore.join('\n'));
+  // A line that only begins like a heading still announces by its end.
+  const announced = await condense('At the end of the run:\nparse_config failed\n');
+  t.is(announced.totals.records, 1, 'the line it announces is its own');
   const backtrace = find(r, 'Error termination. Backtrace:')!;
   t.deepEqual(backtrace.exampleMore.slice(0, 2), ['#2  0x55628baaa57c in diffuse', '\tat /src/heat.f90:30']);
 });
