@@ -769,13 +769,10 @@ export class Scanner {
         // A tag's name: `<password`, `</password`, or after a namespace, `<ns:ApiKey` (a
         // subsystem's `[com.apple.apsd:connection]` has a colon but no tag).
         const from = identStart(bytes, kwStart, start, IDENT, 64);
-        if (from <= start) return false;
-        const before = bytes[from - 1];
-        if (before === 0x3c) return true;
-        if (before === 0x2f) return from - 1 > start && bytes[from - 2] === 0x3c;
-        if (before !== 0x3a) return false;
+        if (tagOpensBefore(bytes, from, start)) return true;
+        if (from <= start || bytes[from - 1] !== 0x3a) return false;
         const ns = identStart(bytes, from - 1, start, WORD_DASH, 30);
-        return ns > start && ns < from - 1 && (bytes[ns - 1] === 0x3c || (bytes[ns - 1] === 0x2f && ns - 1 > start && bytes[ns - 2] === 0x3c));
+        return ns < from - 1 && tagOpensBefore(bytes, ns, start);
       }
       case C.Named: {
         const from = identStart(bytes, kwStart, start, IDENT, 64);
@@ -858,6 +855,12 @@ function skipBack(bytes: Uint8Array, from: number, floor: number, cls: Uint8Arra
   let j = from;
   while (j > floor && cls[bytes[j - 1]!]) j--;
   return j;
+}
+
+/** `<` or `</` ends right before `at` (after `start`): a tag's name begins there. */
+function tagOpensBefore(bytes: Uint8Array, at: number, start: number): boolean {
+  if (at <= start) return false;
+  return bytes[at - 1] === 0x3c || (bytes[at - 1] === 0x2f && at - 1 > start && bytes[at - 2] === 0x3c);
 }
 
 /** Where the run of `cls` bytes holding `at` begins, or -1 when it reaches further back than `max`. */
