@@ -568,7 +568,7 @@ class GroupTable {
     const moreLines = r.lines - 1 - shown.length;
     // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts away.
     if (again.jsonError !== '') {
-      const stackFrame = ownFrameIn(again.jsonStack);
+      const stackFrame = ownFrameIn(again.jsonStack());
       shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...(stackFrame !== undefined ? [clip(stackFrame, MAX_CONTINUATION_CHARS)] : []));
     }
     const g: GroupStat = {

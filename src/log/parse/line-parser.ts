@@ -78,8 +78,8 @@ export class LineParser {
    * and for other lines): a group's example shows it, the raw line may be cut before it.
    */
   jsonError = '';
-  /** That error's stack or traceback, as the record holds it in one field ('' for none). */
-  jsonStack = '';
+  /** The record that carries jsonError: its stack is looked for only when a group shows it (jsonStack). */
+  #errorRecord: Record<string, unknown> | undefined;
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
   readonly #ts: TimestampMatch = { start: 0, end: 0 };
@@ -89,10 +89,15 @@ export class LineParser {
     this.#info = info;
   }
 
+  /** The stack or traceback of the error the last JSON record carried, as it holds it in one field ('' for none). */
+  jsonStack(): string {
+    return this.#errorRecord === undefined ? '' : stackOf(this.#errorRecord);
+  }
+
   /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
   header(buf: Buffer, s: number, e: number, prefix: string): boolean {
     this.jsonError = '';
-    this.jsonStack = '';
+    this.#errorRecord = undefined;
     switch (this.#info.format) {
       case 'logshow':
         return this.#logShow(buf, s, e, prefix);
@@ -109,7 +114,7 @@ export class LineParser {
   /** A line without a header that starts a record; `opener` is the severity its form carries. */
   plain(buf: Buffer, s: number, e: number, prefix: string, opener: Severity | undefined): void {
     this.jsonError = '';
-    this.jsonStack = '';
+    this.#errorRecord = undefined;
     // A JSON record among lines of another kind (a service's pino or structlog lines after a
     // build's output, or after another log) is read as one: its level, message and error.
     if (opener === undefined && buf[s] === 123 /* { */ && buf[e - 1] === 125 /* } */ && this.#json(buf, s, e)) return;
@@ -173,7 +178,7 @@ export class LineParser {
     this.declared = level !== undefined;
     const error = errorOf(o);
     this.jsonError = error;
-    this.jsonStack = stackOf(o);
+    if (error !== '') this.#errorRecord = o;
     this.severity = level ?? fromWords(`${message ?? latin1(buf, s, Math.min(e, s + WORDS_BYTES))} ${error}`);
     // The message is the event, with the error it is about; without a message, the line's own text is all there is.
     if (message === undefined && error === '') {

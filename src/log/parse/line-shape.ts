@@ -210,7 +210,7 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   if (c === 101 /* e */ && i - s >= 12 && buf[i - 7] === 32 && buf[i - 8] === 58) return BARE_FAILURE.test(latin1(buf, Math.max(s, i - 40), i + 1));
   // A location alone at column 0, the failure it locates on the lines after: doctest's
   // `File "units.py", line 21, in units`, gfortran's `At line 30 of file heat.f90`.
-  if (((buf[s] === 70 /* F */ && buf[s + 5] === 34) /* " */ || (buf[s] === 65 /* A */ && buf[s + 2] === 32)) && LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)))) return true;
+  if (((buf[s] === 70 /* F */ && buf[s + 5] === 34) /* " */ || (buf[s] === 65 /* A */ && buf[s + 1] === 116 /* t */ && buf[s + 2] === 32)) && LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)))) return true;
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
