@@ -186,9 +186,22 @@ export class RawStore {
     return join(this.#dir, 'refs', handle, this.serverId);
   }
 
+  /**
+   * This server's reference to `handle`. Another server removing the payload takes its
+   * references' folder away once it is empty (#remove), between our making the folder and
+   * the file: then both are made again (it removed what it saw unreferenced; the caller
+   * stores or checks the payload after this).
+   */
   #writeRef(handle: string): void {
-    privateDir(join(this.#dir, 'refs', handle));
-    closeSync(openSync(this.#refFile(handle), 'w', 0o600));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        privateDir(join(this.#dir, 'refs', handle));
+        closeSync(openSync(this.#refFile(handle), 'w', 0o600));
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= MAX_REF_ATTEMPTS) throw err;
+      }
+    }
   }
 
   /** References by live servers other than this one; stale ones (their server is gone) are removed. */
@@ -312,6 +325,9 @@ function serverAlive(id: string): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Tries at writing a reference while other servers remove its folder: each removal needs a payload of theirs evicted. */
+const MAX_REF_ATTEMPTS = 8;
 
 /** A folder only its owner can enter, whatever an earlier version left. */
 function privateDir(dir: string): void {
