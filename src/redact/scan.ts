@@ -143,7 +143,7 @@ const PAIRS = 5;
 /**
  * The run of digits and joining characters from `i` (its first digit), handed to
  * digitGroups only when its groups could make a layout. First test: 13 digits (a card),
- * a `+` and 8 digits, three dots, five pairs, or two groups of three or more digits and 9
+ * 8 digits after a `+`, three dots, five pairs, or two groups of three or more digits and 9
  * digits in all (an SSN, a national phone). Then, but for a `+`, each `may` below: what
  * one layout needs of its groups' lengths, gaps and leading digits, less than digitGroups
  * checks (no lookbehind but before a card's first group), so every run where digitGroups
@@ -154,6 +154,7 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
   let digits = 0;
   let dots = 0;
   let plus = i > start && bytes[i - 1] === PLUS;
+  let afterPlus = 0; // digits after the run's first `+`: the `+` layout counts from a `+`
   let long = 0;
   let pairs = 0;
   let may = false;
@@ -178,6 +179,7 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
     while (j < end && DIGIT[bytes[j]!]) j++;
     const length = j - groupStart;
     digits += length;
+    if (plus) afterPlus += length;
     if (length >= 3) long++;
     else if (length === 2) pairs++;
     chain = first || gap > 2 ? 1 : chain + 1;
@@ -220,7 +222,7 @@ function digitRun(bytes: Uint8Array, i: number, start: number, end: number, out:
     single = gap === 1 ? bytes[gapFrom]! : -1;
     gapFirst = bytes[gapFrom]!;
   }
-  const withPlus = plus && digits >= PLUS_DIGITS;
+  const withPlus = afterPlus >= PLUS_DIGITS;
   const firstTest = withPlus || digits >= CARD_DIGITS || dots >= QUAD_DOTS || pairs >= PAIRS || (long >= 2 && digits >= NATIONAL_DIGITS);
   if (firstTest && (withPlus || may)) digitGroups(bytes, i, start, end, out);
 }

@@ -417,6 +417,10 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
   };
 }
 
+/** Records kept for the trace window: a power of two above TRACE_WINDOW + 1. */
+const RING_SIZE = 1024;
+const RING_MASK = RING_SIZE - 1;
+
 /**
  * Error and fault records and what came before them (see Sequence). Lines are searched
  * for a trace id only where it matters: an error's line, the lines before it that hold
@@ -428,10 +432,13 @@ class SequenceRecorder {
   readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
-  /** Each record's line start and end and group, by record index. */
-  readonly #starts: number[] = [];
-  readonly #ends: number[] = [];
-  readonly #groups: GroupStat[] = [];
+  /**
+   * The last records' line start and end and group, at record index & RING_MASK: only
+   * the last TRACE_WINDOW records are looked at again, so a chunk's records are not all kept.
+   */
+  readonly #starts = new Float64Array(RING_SIZE);
+  readonly #ends = new Float64Array(RING_SIZE);
+  readonly #groups: GroupStat[] = new Array<GroupStat>(RING_SIZE);
   readonly #buf: Buffer;
   readonly #key: Buffer | undefined;
   readonly #span: IdSpan = { start: -1, end: -1 };
@@ -444,9 +451,10 @@ class SequenceRecorder {
 
   record(g: GroupStat, previous: GroupStat | undefined, s: number, e: number): void {
     const index = this.#records++;
-    this.#starts.push(s);
-    this.#ends.push(e);
-    this.#groups.push(g);
+    const slot = index & RING_MASK;
+    this.#starts[slot] = s;
+    this.#ends[slot] = e;
+    this.#groups[slot] = g;
     if (g.severity > Severity.Error) return;
     const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
     if (span !== undefined && span.start >= 0) {
@@ -469,11 +477,12 @@ class SequenceRecorder {
     const buf = this.#buf;
     const id = buf.subarray(span.start, span.end);
     const first = Math.max(0, index - TRACE_WINDOW);
-    const floor = this.#starts[first]!;
+    const floor = this.#starts[first & RING_MASK]!;
+    const own = this.#starts[index & RING_MASK]!;
     // A negative offset would make lastIndexOf count from the buffer's end: stop at 0.
-    if (index === 0 || this.#starts[index]! === 0) return undefined;
-    for (let pos = buf.lastIndexOf(id, this.#starts[index]! - 1); pos >= floor; pos = pos > 0 ? buf.lastIndexOf(id, pos - 1) : -1) {
-      const r = this.#recordAt(pos, first, index - 1);
+    if (index === 0 || own === 0) return undefined;
+    for (let pos = buf.lastIndexOf(id, own - 1); pos >= floor; pos = pos > 0 ? buf.lastIndexOf(id, pos - 1) : -1) {
+      const r = this.#recordAt(pos, first, index - 1) & RING_MASK;
       // The id must be that record's own id, not a mention of it.
       const other = findId(buf, this.#starts[r]!, this.#ends[r]!, this.#key!, this.#other);
       if (other.start === pos && other.end === span.end - span.start + pos) return this.#groups[r];
@@ -485,7 +494,7 @@ class SequenceRecorder {
   #recordAt(pos: number, lo: number, hi: number): number {
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.#starts[mid]! <= pos) lo = mid;
+      if (this.#starts[mid & RING_MASK]! <= pos) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -505,14 +514,15 @@ class SequenceRecorder {
     if (this.#key !== undefined) {
       const seen = new Map<number, number>();
       for (let r = Math.max(0, this.#records - TRACE_WINDOW); r < this.#records; r++) {
-        const span = findId(this.#buf, this.#starts[r]!, this.#ends[r]!, this.#key, this.#span);
+        const slot = r & RING_MASK;
+        const span = findId(this.#buf, this.#starts[slot]!, this.#ends[slot]!, this.#key, this.#span);
         if (span.start < 0) continue;
         const hash = idHash(this.#buf, span);
         const at = seen.get(hash);
-        if (at !== undefined) traceLast[at] = [hash, this.#groups[r]!.key, r];
+        if (at !== undefined) traceLast[at] = [hash, this.#groups[slot]!.key, r];
         else {
           seen.set(hash, traceLast.length);
-          traceLast.push([hash, this.#groups[r]!.key, r]);
+          traceLast.push([hash, this.#groups[slot]!.key, r]);
         }
       }
     }
