@@ -10,6 +10,7 @@
  * walks is walked once, when the run automaton (run-events.ts) says it could hold.
  */
 import type { Condition, Context, Shape as ShapeName } from './conditions.js';
+import { builtOnce } from './built-tables.js';
 import { buildRunAutomaton, RunEvent } from './run-events.js';
 
 // ---------- byte classes ----------
@@ -393,7 +394,8 @@ function checkLayouts(out: { bits: number }): void {
 
 // ---------- where a shape check could hold ----------
 
-const RUNS = buildRunAutomaton({
+// Its inputs are this module's constants: the stored key's builder code covers them.
+const RUNS = builtOnce('runs', '', () => buildRunAutomaton({
   base64: BASE64,
   wordDash: WORD_DASH,
   digit: DIGIT,
@@ -406,7 +408,7 @@ const RUNS = buildRunAutomaton({
   digits: Math.min(CARD_DIGITS, NATIONAL_DIGITS, 2 * PAIRS),
   digitsWithPlus: PLUS_DIGITS,
   dots: QUAD_DOTS,
-});
+}));
 const RUN_CLASS = RUNS.classOf;
 const RUN_NEXT = RUNS.next;
 const RUN_SHIFT = RUNS.shift;
@@ -420,17 +422,15 @@ let keywordState = 0;
 let runState = 0;
 
 /**
- * The hot loop: steps the keyword automaton (`next`, rows of `1 << shift` over
+ * The hot loop: steps the keyword automaton (`keywordRows`, rows of `1 << shift` over
  * `classes & 0xff`) and the run automaton (over `classes >> 8`) from `from` to the first
  * byte where the keyword state has hits or the run state is an event, and returns where
  * (`end` when none). Made once per scanner, so that its tables are constants of the
  * closure: the compiler then reads them without checks in the loop. States are kept as
  * their row's offset, one shift less a byte.
  */
-function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
+function stepper(keywordRows: Uint32Array, shift: number, classes: Uint16Array, firstHit: number): (bytes: Uint8Array, from: number, end: number) => number {
   // Loops, not Array.from with a callback: this runs in every thread as its code loads.
-  const keywordRows = new Uint32Array(next.length);
-  for (let k = 0; k < next.length; k++) keywordRows[k] = next[k]! << shift;
   if (RUN_NEXT.length > 0x10000) throw new RangeError('too many run states for 16-bit rows');
   const runRows = new Uint16Array(RUN_NEXT.length);
   for (let k = 0; k < RUN_NEXT.length; k++) runRows[k] = RUN_NEXT[k]! << RUN_SHIFT;
@@ -451,6 +451,106 @@ function stepper(next: Uint16Array, shift: number, classes: Uint16Array, firstHi
     runState = runs >> RUN_SHIFT;
     return i;
   };
+}
+
+/** The keyword automaton over `words` (lower case, ASCII): what a Scanner steps and reads its hits from. */
+interface KeywordAutomaton {
+  /** Row offsets: `rows[row | column]` is the next state's row (its state << shift). */
+  rows: Uint32Array;
+  shift: number;
+  /** States from this one have hits. */
+  firstHit: number;
+  /** Each byte's column (0: a character in no keyword). */
+  column: Uint8Array;
+  /** Per state with hits (from firstHit): its words' indexes, at flat[hitStart, hitEnd). */
+  hitStart: Int32Array;
+  hitEnd: Int32Array;
+  flat: Int32Array;
+}
+
+/**
+ * Aho-Corasick over the words, case-insensitive: trie, failure links, full transition
+ * table (breadth first), then states renumbered so that those with hits come last (the
+ * hot loop tests `state >= firstHit`).
+ */
+function buildKeywordAutomaton(words: readonly string[]): KeywordAutomaton {
+  const children: Map<number, number>[] = [new Map()];
+  const own: number[][] = [[]];
+  words.forEach((word, id) => {
+    let state = 0;
+    for (const character of word) {
+      const code = character.charCodeAt(0);
+      if (code >= 128) throw new RangeError(`keyword ${JSON.stringify(word)} is not ASCII`);
+      let target = children[state]!.get(code);
+      if (target === undefined) {
+        target = children.length;
+        children.push(new Map());
+        own.push([]);
+        children[state]!.set(code, target);
+      }
+      state = target;
+    }
+    own[state]!.push(id);
+  });
+  const states = children.length;
+  if (states > 0xffff) throw new RangeError('too many keyword states');
+  const next = new Int32Array(states * 128);
+  const fail = new Int32Array(states);
+  const outputs: number[][] = own.map((o) => [...o]);
+  const order: number[] = [0];
+  for (let c = 0; c < 128; c++) {
+    const target = children[0]!.get(c) ?? 0;
+    next[c] = target;
+    if (target !== 0) order.push(target);
+  }
+  for (let head = 1; head < order.length; head++) {
+    const state = order[head]!;
+    const failRow = fail[state]! * 128;
+    outputs[state]!.push(...outputs[fail[state]!]!);
+    // The failure state's row, then the state's own children over it (in character order,
+    // as the breadth-first numbering needs).
+    next.copyWithin(state * 128, failRow, failRow + 128);
+    for (const [c, target] of [...children[state]!].sort((a, b) => a[0] - b[0])) {
+      fail[target] = next[failRow + c]!;
+      next[state * 128 + c] = target;
+      order.push(target);
+    }
+  }
+  // Renumbered breadth first, so the shallow states that ordinary text keeps to share
+  // cache lines; the table has one column per character that occurs in a keyword (all
+  // others, and every byte >= 0x80, lead back to the root).
+  const renumber = new Int32Array(states);
+  let low = 0;
+  for (const s of order) if (outputs[s]!.length === 0) renumber[s] = low++;
+  let high = low;
+  for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
+  const symbols = [...new Set(words.flatMap((w) => [...w]))].sort();
+  const shift = symbols.length < 64 ? 6 : 7;
+  const column = new Uint8Array(256);
+  symbols.forEach((symbol, k) => {
+    const code = symbol.charCodeAt(0);
+    column[code] = k + 1;
+    if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
+  });
+  // States are kept as their row's offset (state << shift): one shift less a byte.
+  const rows = new Uint32Array(states << shift);
+  for (let s = 0; s < states; s++) {
+    for (const symbol of symbols) {
+      const code = symbol.charCodeAt(0);
+      rows[(renumber[s]! << shift) | column[code]!] = renumber[next[s * 128 + code]!]! << shift;
+    }
+  }
+  const hitStart = new Int32Array(states - low);
+  const hitEnd = new Int32Array(states - low);
+  const flat: number[] = [];
+  for (let s = 0; s < states; s++) {
+    if (outputs[s]!.length === 0) continue;
+    const at = renumber[s]! - low;
+    hitStart[at] = flat.length;
+    flat.push(...outputs[s]!);
+    hitEnd[at] = flat.length;
+  }
+  return { rows, shift, firstHit: low, column, hitStart, hitEnd, flat: Int32Array.from(flat) };
 }
 
 interface Entry {
@@ -532,88 +632,15 @@ export class Scanner {
     this.#shapeSignal = shapeSignal;
     this.#stamp = new Int32Array(this.#signalCount);
 
-    // Trie, failure links, full transition table (breadth first), then states renumbered
-    // so that those with hits come last: the hot loop tests `state >= firstHitState`.
-    const children: Map<number, number>[] = [new Map()];
-    const own: number[][] = [[]];
-    entries.forEach((entry, id) => {
-      let state = 0;
-      for (const character of entry.word) {
-        const code = character.charCodeAt(0);
-        if (code >= 128) throw new RangeError(`keyword ${JSON.stringify(entry.word)} is not ASCII`);
-        let target = children[state]!.get(code);
-        if (target === undefined) {
-          target = children.length;
-          children.push(new Map());
-          own.push([]);
-          children[state]!.set(code, target);
-        }
-        state = target;
-      }
-      own[state]!.push(id);
-    });
-    const states = children.length;
-    if (states > 0xffff) throw new RangeError('too many keyword states');
-    const next = new Int32Array(states * 128);
-    const fail = new Int32Array(states);
-    const outputs: number[][] = own.map((o) => [...o]);
-    const order: number[] = [0];
-    for (let c = 0; c < 128; c++) {
-      const target = children[0]!.get(c) ?? 0;
-      next[c] = target;
-      if (target !== 0) order.push(target);
-    }
-    for (let head = 1; head < order.length; head++) {
-      const state = order[head]!;
-      const failRow = fail[state]! * 128;
-      outputs[state]!.push(...outputs[fail[state]!]!);
-      // The failure state's row, then the state's own children over it (in character order,
-      // as the breadth-first numbering needs).
-      next.copyWithin(state * 128, failRow, failRow + 128);
-      for (const [c, target] of [...children[state]!].sort((a, b) => a[0] - b[0])) {
-        fail[target] = next[failRow + c]!;
-        next[state * 128 + c] = target;
-        order.push(target);
-      }
-    }
-    // Renumbered breadth first, so the shallow states that ordinary text keeps to share
-    // cache lines; the table has one column per character that occurs in a keyword (all
-    // others, and every byte >= 0x80, lead back to the root).
-    const renumber = new Int32Array(states);
-    let low = 0;
-    for (const s of order) if (outputs[s]!.length === 0) renumber[s] = low++;
-    this.#firstHitState = low;
-    let high = low;
-    for (const s of order) if (outputs[s]!.length > 0) renumber[s] = high++;
-    const symbols = [...new Set(entries.flatMap((e) => [...e.word]))].sort();
-    const shift = symbols.length < 64 ? 6 : 7;
-    const column = new Uint8Array(256);
-    symbols.forEach((symbol, k) => {
-      const code = symbol.charCodeAt(0);
-      column[code] = k + 1;
-      if (code >= 97 && code <= 122) column[code - 32] = k + 1; // case-insensitive
-    });
-    const table = new Uint16Array(states << shift);
-    for (let s = 0; s < states; s++) {
-      for (const symbol of symbols) {
-        const code = symbol.charCodeAt(0);
-        table[(renumber[s]! << shift) | column[code]!] = renumber[next[s * 128 + code]!]!;
-      }
-    }
+    const words = entries.map((e) => e.word);
+    const k = builtOnce('keywords', JSON.stringify(words), () => buildKeywordAutomaton(words));
+    this.#firstHitState = k.firstHit;
     // Each byte's column in the keyword table and class in the run automaton, in one read.
-    const classes = Uint16Array.from(column, (k, c) => k | (RUN_CLASS[c]! << 8));
-    this.#step = stepper(table, shift, classes, this.#firstHitState);
-    const hitStates = states - low;
-    this.#hitStart = new Int32Array(hitStates);
-    this.#hitEnd = new Int32Array(hitStates);
-    const flat: number[] = [];
-    for (let s = 0; s < states; s++) {
-      if (outputs[s]!.length === 0) continue;
-      const at = renumber[s]! - low;
-      this.#hitStart[at] = flat.length;
-      flat.push(...outputs[s]!);
-      this.#hitEnd[at] = flat.length;
-    }
+    const classes = Uint16Array.from(k.column, (column, c) => column | (RUN_CLASS[c]! << 8));
+    this.#step = stepper(k.rows, k.shift, classes, k.firstHit);
+    this.#hitStart = k.hitStart;
+    this.#hitEnd = k.hitEnd;
+    const flat = k.flat;
     this.#entryContext = Int8Array.from(flat, (e) => codeOf(entries[e]!.context));
     this.#entryParam = Int32Array.from(flat, (e) => paramOf(entries[e]!.context));
     this.#entrySignal = Int32Array.from(flat, (e) => entries[e]!.signal);

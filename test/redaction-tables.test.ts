@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+
+import { readTables, TABLES_FILE, tableKey, tablesSource } from '../src/redact/built-tables.js';
+import { RULE_SET } from '../src/redact/rule-set.js';
+
+const builtTables = new URL('../src/redact/built-tables.js', import.meta.url).href;
+const ruleSet = new URL('../src/redact/rule-set.js', import.meta.url).href;
+
+/** The file's bytes as a thread that builds every table itself would write them. */
+function freshlyBuilt(): Buffer {
+  const script = `process.env.WISP_BUILD_TABLES = '1';
+    const t = await import(${JSON.stringify(builtTables)});
+    await import(${JSON.stringify(ruleSet)});
+    process.stdout.write(t.serializeTables().toString('base64'));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return Buffer.from(r.stdout, 'base64');
+}
+
+test('the build writes the screen tables a fresh build makes, byte for byte, and threads read them from there', (t) => {
+  void RULE_SET;
+  t.is(tablesSource.get('runs'), 'file');
+  t.is(tablesSource.get('keywords'), 'file');
+  const fresh = freshlyBuilt();
+  t.true(fresh.length > 100_000);
+  t.true(readFileSync(TABLES_FILE).equals(fresh));
+});
+
+test('tables stored under another key, in a damaged file or in no file are not read', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wisp-tables-'));
+  const good = readFileSync(TABLES_FILE);
+  const index = JSON.parse(good.toString('utf8', 4, 4 + good.readUInt32LE(0))) as Record<string, { key: string }>;
+  const key = index.runs!.key;
+  t.not(readTables(TABLES_FILE, 'runs', key), undefined);
+  // The key covers the inputs and the name: other inputs, another name, another key.
+  t.not(tableKey('runs', 'other inputs'), key);
+  t.is(readTables(TABLES_FILE, 'runs', tableKey('runs', 'other inputs')), undefined);
+  t.is(readTables(TABLES_FILE, 'no-such-set', key), undefined);
+  const truncated = join(dir, 'truncated.bin');
+  writeFileSync(truncated, good.subarray(0, good.length >> 1));
+  t.is(readTables(truncated, 'keywords', index.keywords!.key), undefined);
+  const garbage = join(dir, 'garbage.bin');
+  writeFileSync(garbage, Buffer.from('not a tables file at all'));
+  t.is(readTables(garbage, 'runs', key), undefined);
+  t.is(readTables(join(dir, 'missing.bin'), 'runs', key), undefined);
+});
