@@ -540,8 +540,8 @@ class GroupTable {
   readonly ordered: GroupStat[] = [];
   /** Per group (in `ordered` order), a tally per placeholder. */
   readonly #tallies: ValueTally[][] = [];
-  readonly #tallyOf = new Map<GroupStat, ValueTally[]>();
-  readonly #bySeverity: Map<number, GroupStat>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+  /** Per severity, by key: the group and its tallies, found in one lookup. */
+  readonly #bySeverity: Map<number, { group: GroupStat; tallies: ValueTally[] }>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
   readonly #again: LineParser;
 
   constructor(info: FormatInfo) {
@@ -562,12 +562,13 @@ class GroupTable {
     const found = map.get(key);
     const lastLine = r.firstLine + r.lines - 1;
     if (found !== undefined) {
-      found.records++;
-      found.lines += r.lines;
-      found.lastLine = lastLine;
-      found.lastTime = r.time;
-      tallyValues(this.#tallyOf.get(found)!, r);
-      return found;
+      const group = found.group;
+      group.records++;
+      group.lines += r.lines;
+      group.lastLine = lastLine;
+      group.lastTime = r.time;
+      tallyValues(found.tallies, r);
+      return group;
     }
     const h = r.head;
     const prefix = latin1(h.buf, h.s, Math.min(h.e, h.s + PREFIX_BYTES));
@@ -597,12 +598,11 @@ class GroupTable {
       exampleMoreLines: moreLines,
       ...(frame !== undefined ? { site: this.#rootText(frame) } : {}),
     };
-    map.set(key, g);
     this.ordered.push(g);
     const tallies = Array.from({ length: r.phCount }, () => new ValueTally());
     tallyValues(tallies, r);
     this.#tallies.push(tallies);
-    this.#tallyOf.set(g, tallies);
+    map.set(key, { group: g, tallies });
     return g;
   }
 

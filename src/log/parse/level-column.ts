@@ -75,12 +75,16 @@ export function levelOfToken(line: string, a: number, b: number, letters: boolea
   if (len === 0 || len > 13) return undefined;
   if (letters) return len === 1 ? LETTERS[line[a]!] : undefined;
   if (len === 1) return undefined;
+  // A column holds a few words, mostly the one the line before held: compared in place.
+  if (len === lastWord.length && line.startsWith(lastWord, a)) return lastSeverity;
   const word = line.slice(a, w);
-  const spelled = SPELLED.get(word);
-  if (spelled !== undefined) return spelled;
-  // log show's "Default" is a level only there.
-  return word.toLowerCase() === 'default' ? undefined : fromLevelWord(word);
+  const severity = SPELLED.get(word) ?? (word.toLowerCase() === 'default' ? undefined : fromLevelWord(word)); // log show's "Default" is a level only there
+  lastWord = word;
+  lastSeverity = severity;
+  return severity;
 }
+let lastWord = '';
+let lastSeverity: Severity | undefined;
 
 /** The usual spellings (`INFO`, `Info`, `info`) looked up as they are: most lines hit one. */
 const SPELLED = new Map<string, Severity>();
