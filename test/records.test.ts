@@ -248,14 +248,37 @@ test('JSON logs: the error a record carries is part of its group; epoch times ar
   t.is(find(failed, 'CardDeclined')!.exampleMore[1], '  File "/srv/worker.py", line 21, in charge', 'the innermost own frame of the traceback');
   // pino's lines after a build's output (no JSON at the input's start): still read as JSON,
   // the level its own, the error's first own frame from err.stack shown.
-  const stack = 'SyntaxError: Unexpected token } in JSON at position 122\n    at JSON.parse (<anonymous>)\n    at loadConfig (/srv/app/worker.js:11:15)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)';
+  const stack =
+    'SyntaxError: Unexpected token } in JSON at position 122\n    at JSON.parse (<anonymous>)\n    at loadConfig (/srv/app/worker.js:11:15)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n    at reload (/srv/app/worker.js:30:16)\n    at main (/srv/app/worker.js:52:3)';
   const pino = JSON.stringify({ level: 60, time: 1764600031174, msg: 'configuration reload failed, shutting down', err: { type: 'SyntaxError', message: 'Unexpected token } in JSON at position 122', stack } });
   const mixed = await condense(`> app@1.0.0 start\n> node worker.js\n\n${JSON.stringify({ level: 30, time: 1764600030174, msg: 'config loaded' })}\n${pino}\n`);
   const fatal = find(mixed, 'configuration reload failed, shutting down | SyntaxError')!;
   t.is(fatal.severity, 'critical');
-  t.deepEqual(fatal.exampleMore, ['SyntaxError: Unexpected token } in JSON at position 122', '    at loadConfig (/srv/app/worker.js:11:15)']);
+  // The first own frame and its caller; not the runtime's frame between them, nor the caller's caller.
+  t.deepEqual(fatal.exampleMore, ['SyntaxError: Unexpected token } in JSON at position 122', '    at loadConfig (/srv/app/worker.js:11:15)', '    at reload (/srv/app/worker.js:30:16)']);
   t.truthy(find(mixed, 'config loaded'));
   t.is(failed.totals.groups, 2);
+});
+
+test('a stack whose frames have no line under them shows the first own frame and its caller', async (t) => {
+  const java = [
+    '2025-12-01 10:00:00,000 INFO  [main] c.a.shop.Main - pricing 12 orders',
+    '2025-12-01 10:00:01,000 ERROR [main] c.a.shop.Main - order 7 failed',
+    'java.lang.IllegalStateException: no price for sku B-200',
+    '\tat com.acme.shop.Pricing.priceOf(Pricing.java:42)',
+    '\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1596)',
+    '\tat com.acme.shop.Order.total(Order.java:17)',
+    '\tat com.acme.shop.Main.main(Main.java:9)',
+  ].join('\n');
+  const failed = find(await condense(`${java}\n`), 'order <NUM> failed')!;
+  t.deepEqual(failed.exampleMore, ['java.lang.IllegalStateException: no price for sku B-200', '\tat com.acme.shop.Pricing.priceOf(Pricing.java:42)', '\tat com.acme.shop.Order.total(Order.java:17)']);
+  t.is(failed.exampleMoreLines, 2);
+  // Python's innermost frame keeps the source line under it, not its caller.
+  const python = 'Traceback (most recent call last):\n  File "/srv/job.py", line 30, in run\n    total = ratio(a, b)\n  File "/srv/job.py", line 21, in ratio\n    return a / b\nZeroDivisionError: division by zero\n';
+  const crash = find(await condense(python), 'ZeroDivisionError')!;
+  t.true(crash.exampleMore.includes('  File "/srv/job.py", line 21, in ratio'));
+  t.true(crash.exampleMore.includes('    return a / b'));
+  t.false(crash.exampleMore.includes('  File "/srv/job.py", line 30, in run'));
 });
 
 test('a crash report among other files is summarised as a crash, before the log\'s groups', async (t) => {

@@ -272,6 +272,11 @@ class OpenRecord {
       this.frameDetail = under ? this.#keep(line) : undefined;
       this.#frameOpen = !under;
       this.#pythonFrame = python;
+    } else if (this.frameDetail === undefined && goFunction === undefined) {
+      // A frame with no line of its own under it (`at loadConfig (worker.js:11:15)`, an
+      // ASan report's `#1 ... in format_header x.c:4`): the next own frame is its caller,
+      // where the program went wrong as often as in the innermost.
+      this.frameDetail = this.#keep(line);
     }
   }
 
@@ -579,8 +584,7 @@ class GroupTable {
     const moreLines = r.lines - 1 - shown.length;
     // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts away.
     if (again.jsonError !== '') {
-      const stackFrame = ownFrameIn(again.jsonStack());
-      shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...(stackFrame !== undefined ? [clip(stackFrame, MAX_CONTINUATION_CHARS)] : []));
+      shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...ownFramesIn(again.jsonStack()).map((f) => clip(f, MAX_CONTINUATION_CHARS)));
     }
     const g: GroupStat = {
       key: `${severity}:${key}`,
@@ -629,20 +633,22 @@ function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
 }
 
 /**
- * The program's own frame in a stack held as text (a JSON record's `err.stack`, a
- * traceback in one field): the first one, or a Python traceback's last (innermost).
+ * The program's own frames in a stack held as text (a JSON record's `err.stack`, a
+ * traceback in one field): the first one and its caller, or a Python traceback's last (innermost).
  */
-function ownFrameIn(stack: string): string | undefined {
+function ownFramesIn(stack: string): string[] {
   let innermost: string | undefined;
+  const own: string[] = [];
   for (const raw of stack.split('\n')) {
     const line = raw.trimEnd();
     const text = line.trimStart();
     const python = text.startsWith('File "');
     if (!(python || text.startsWith('at ')) || isRuntimeFrame(line)) continue;
-    if (!python) return line;
-    innermost = line;
+    if (python) innermost = line;
+    // The first and its caller, as a record's own stack shows them.
+    else if (own.push(line) === 2) return own;
   }
-  return innermost;
+  return innermost !== undefined ? [innermost] : own;
 }
 
 /** Keys are 53-bit: a combined key stays below 2^53. */
