@@ -239,7 +239,7 @@ class OpenRecord {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
       // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
       // the record is about, without raising it: passing runs print them too.
-      if (shape & Shape.Diagnostic) {
+      if (shape & Shape.Diagnostic || reader.explainsContext) {
         this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
         // ...unless it says what was wanted and what came: a failed check (`got x, want y`).
         if (GOT_WANT.test(text) && Severity.Error < this.raised) this.raised = Severity.Error;

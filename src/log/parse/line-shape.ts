@@ -198,6 +198,16 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
 }
 
 /**
+ * GCC's template context ends with the place in the program's own code that set it off
+ * (`m.cpp:6:43:   required from here`), printed before the diagnostic it explains, which
+ * often names a library header: that diagnostic belongs with it.
+ */
+export function requiredFromHere(text: string): boolean {
+  return text.endsWith('required from here') && REQUIRED_FROM_HERE.test(text);
+}
+const REQUIRED_FROM_HERE = /^[\w./\\+-]+:\d+:\d+:\s+required from here$/;
+
+/**
  * Does the line end by announcing more (`:`, `{`, `[`, `(`, `,`, a backslash), or name a
  * failure and nothing of it (Google Test's `ratelimit_test.cpp:12: Failure`, its values on
  * the lines after), or a place whose failure follows (doctest's `File "x.py", line 21, in f`, gfortran's `At line 30 of file x.f90`)?

@@ -22,7 +22,7 @@
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
 import type { FormatInfo } from '../model/format.js';
-import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
 import { Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
@@ -79,6 +79,8 @@ export class RecordReader {
   isHeader = false;
   /** For a Start line without a header: the severity its form carries, if it opens a record. */
   opener: Severity | undefined;
+  /** The current line is a diagnostic that continues GCC's `required from here` before it (requiredFromHere). */
+  explainsContext = false;
   readonly #info: FormatInfo;
   #prefix = '';
   /** The prefix past a memory checker's `==22307== ` (its lines' shapes are read from there), and that prefix's length. */
@@ -90,6 +92,8 @@ export class RecordReader {
   #beforeIndent = -1;
   #beforeShape = 0;
   #beforeAnnounces = false;
+  /** The previous non-blank line is GCC's `required from here`: a diagnostic after it joins it. */
+  #beforeRequiredHere = false;
   #beforeErrorHeader = false;
   /** The previous non-blank line's first bytes (latin1). */
   #beforeText = '';
@@ -110,6 +114,7 @@ export class RecordReader {
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
+    this.#beforeRequiredHere = false;
     this.#beforeErrorHeader = false;
     this.#beforeText = '';
   }
@@ -131,6 +136,7 @@ export class RecordReader {
       return LineClass.Skip;
     }
     this.opener = undefined;
+    this.explainsContext = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
     let cls: LineClass;
@@ -160,6 +166,7 @@ export class RecordReader {
     this.#beforeIndent = this.indent;
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
+    this.#beforeRequiredHere = requiredFromHere(this.#body.trimEnd());
     this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
     this.#beforeText = this.#body;
     return cls;
@@ -174,11 +181,13 @@ export class RecordReader {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
+    let beforeRequiredHere = false;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
       beforeIndent = this.#indent();
       beforeText = this.#body;
+      beforeRequiredHere = requiredFromHere(beforeText.trimEnd());
     }
     this.#take(buf, s, e);
     const line = this.line;
@@ -187,7 +196,7 @@ export class RecordReader {
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
-    if (shape & DEPENDS_ON_RECORD) return false;
+    if (shape & DEPENDS_ON_RECORD || (beforeRequiredHere && shape & (Shape.Diagnostic | Shape.LevelWord))) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
   }
@@ -205,6 +214,10 @@ export class RecordReader {
 
   #classify(shape: number, indent: number): LineClass {
     if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
+    if (this.#beforeRequiredHere && shape & (Shape.Diagnostic | Shape.LevelWord)) {
+      this.explainsContext = true;
+      return LineClass.Continue;
+    }
     if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
