@@ -82,9 +82,11 @@ const TRACEBACK = /^Traceback \(most recent call last\):/;
 /**
  * `pkg.Class$Inner: msg`, `KeyError: 'x'`, `AssertionError [ERR_ASSERTION]: ...`, `StopIteration`.
  * The last name part ends in one of the words that name an exception in the languages
- * that print these lines (Java, Kotlin, Python, JavaScript, C#).
+ * that print these lines (Java, Kotlin, Python, JavaScript, C#), or in `Traceback` after a
+ * name (the worker's traceback Python's multiprocessing and concurrent.futures re-raise:
+ * `multiprocessing.pool.RemoteTraceback:`).
  */
-const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)(?:$|:| \[|\s*\()/;
+const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
 const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
 const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|${GO_FUNCTION})`);
