@@ -451,3 +451,40 @@ test('a lone letter on a line without the header is no level (pytest\'s `F  [100
   t.is(find(r, 'disk full')?.severity, 'error');
   t.is(r.linesBySeverity.critical, 0);
 });
+
+test('chunks are re-cut at record starts; a chunk that starts one goes on whole, its own buffer, without a copy', async (t) => {
+  const { recordChunks } = await import('../src/log/read/record-chunks.js');
+  const { lineChunks } = await import('../src/split/line-chunks.js');
+  const { detectFormat } = await import('../src/log/read/detect.js');
+  const { transferable } = await import('../src/pipeline/worker-pool.js');
+  /** The buffers lineChunks made: a chunk passed on as it is holds one of them whole. */
+  const made = new Set<ArrayBufferLike>();
+  const cut = async (text: string, chunkBytes: number): Promise<Buffer[]> => {
+    const info = detectFormat(text.slice(0, 64 * 1024));
+    async function* source(): AsyncGenerator<{ info: typeof info; chunk: Buffer }> {
+      async function* bytes(): AsyncGenerator<Buffer> {
+        yield Buffer.from(text);
+      }
+      for await (const chunk of lineChunks(bytes(), { chunkBytes })) {
+        made.add(chunk.buffer);
+        yield { info, chunk };
+      }
+    }
+    const out: Buffer[] = [];
+    for await (const { chunk } of recordChunks(source(), { cutRecords: 0 })) out.push(chunk);
+    return out;
+  };
+  // Mostly one record a line: a chunk whose first line starts a record waits whole and goes as it is.
+  const flat = mixedLog(3000);
+  const flatChunks = await cut(flat, 8192);
+  t.is(Buffer.concat(flatChunks).toString(), flat);
+  const asMade = flatChunks.filter((c) => made.has(c.buffer) && transferable(c) === c.buffer).length;
+  t.true(asMade >= 0.7 * flatChunks.length, `${asMade} of ${flatChunks.length} chunks go on as lineChunks made them`);
+  // Multi-line records across chunk ends: each chunk still starts where a record does.
+  const java = javaServiceLog(600);
+  for (const chunkBytes of [700, 4096, 20_000]) {
+    const chunks = await cut(java, chunkBytes);
+    t.is(Buffer.concat(chunks).toString(), java, String(chunkBytes));
+    t.true(chunks.every((c) => /^\d{4}-\d\d-\d\d/.test(c.toString('latin1', 0, 10))), `chunkBytes ${chunkBytes}: every chunk starts with a record's header`);
+  }
+});

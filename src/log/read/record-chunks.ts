@@ -33,6 +33,12 @@ export async function* recordChunks(
   let carryBytes = 0;
   /** The last non-blank line of the carry, copied: what the next chunk's first line follows. */
   let carryLast: ReadLine | undefined;
+  /**
+   * The carry is one whole chunk that starts a record (else it is one record, begun at its
+   * first line), and the line before that chunk.
+   */
+  let carryIsWhole = false;
+  let wholeBefore: ReadLine | undefined;
   const flush = (extra?: Buffer): Buffer => {
     const parts = extra === undefined ? carry : [...carry, extra];
     const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
@@ -44,6 +50,29 @@ export async function* recordChunks(
     info ??= item.info;
     reader ??= new RecordReader(info);
     const chunk = item.chunk;
+    if (carryBytes > 0 && startsRecord(reader, chunk, carryLast)) {
+      // Most chunks start a record at their first line: what waits is whole records, and
+      // goes as it is (a chunk that owns its buffer moves to a thread without a copy).
+      yield { info, chunk: flush() };
+      carry = [chunk];
+      carryBytes = chunk.length;
+      carryIsWhole = true;
+      wholeBefore = carryLast;
+      carryLast = lastNonBlank(chunk) ?? carryLast;
+      continue;
+    }
+    if (carryIsWhole) {
+      // The chunk waiting whole ends in a record this one continues: its records up to
+      // that record's start go now, and the carry is one record again.
+      const whole = carry[0]!;
+      const at = lastRecordStart(reader, whole, wholeBefore, true);
+      if (at > 0) {
+        yield { info, chunk: whole.subarray(0, at) };
+        carry = [whole.subarray(at)];
+        carryBytes = whole.length - at;
+      }
+    }
+    carryIsWhole = false;
     const cut = lastRecordStart(reader, chunk, carryLast, carryBytes > 0);
     if (cut >= 0) {
       // Something comes before the cut (lastRecordStart sees to it): the records up to it go.
@@ -91,6 +120,14 @@ function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLin
     end = s - 1;
   }
   return -1;
+}
+
+/** Whether the chunk's first line is not blank and must start a record after `before` (the line before the chunk). */
+function startsRecord(reader: RecordReader, chunk: Buffer, before: ReadLine | undefined): boolean {
+  let end = chunk.indexOf(NEWLINE);
+  if (end < 0) end = chunk.length;
+  const e = end > 0 && chunk[end - 1] === CR ? end - 1 : end;
+  return !isBlank(chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before);
 }
 
 function isBlank(b: Buffer, s: number, e: number): boolean {
