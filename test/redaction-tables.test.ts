@@ -47,4 +47,16 @@ test('tables stored under another key, in a damaged file or in no file are not r
   writeFileSync(garbage, Buffer.from('not a tables file at all'));
   t.is(readTables(garbage, 'runs', key), undefined);
   t.is(readTables(join(dir, 'missing.bin'), 'runs', key), undefined);
+  // An index of another shape under the right key: no crash, no tables.
+  const odd = join(dir, 'odd.bin');
+  const json = Buffer.from(JSON.stringify({ runs: { key, numbers: { shift: 'x' }, arrays: null } }));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(json.length, 0);
+  writeFileSync(odd, Buffer.concat([head, json]));
+  t.is(readTables(odd, 'runs', key), undefined);
+  const noArrays = join(dir, 'no-arrays.bin');
+  const json2 = Buffer.from(JSON.stringify({ runs: { key, numbers: {}, arrays: { next: ['Uint16Array', 8, 1e9] } } }));
+  head.writeUInt32LE(json2.length, 0);
+  writeFileSync(noArrays, Buffer.concat([head, json2]));
+  t.is(readTables(noArrays, 'runs', key), undefined);
 });

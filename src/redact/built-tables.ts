@@ -69,17 +69,27 @@ export function readTables(file: URL | string, name: string, key: string): Table
   const s = file === TABLES_FILE ? storedFile() : parse(file);
   const entry = s?.index[name];
   if (s == null || entry === undefined || entry.key !== key) return undefined;
-  const tables: Tables = { ...entry.numbers };
-  for (const [field, [type, offset, length]] of Object.entries(entry.arrays)) {
-    const Type = ARRAY_TYPES[type];
-    if (Type === undefined || offset + length * Type.BYTES_PER_ELEMENT > s.bytes.length) return undefined;
-    const end = offset + length * Type.BYTES_PER_ELEMENT;
-    // Copied out, aligned: a view into the file's buffer could start at any byte.
-    const array = new Type(length);
-    new Uint8Array(array.buffer).set(s.bytes.subarray(offset, end));
-    tables[field] = array;
+  // A damaged index (another shape, a type or an offset out of range) reads as no file.
+  try {
+    const tables: Tables = {};
+    for (const [field, value] of Object.entries(entry.numbers)) {
+      if (typeof value !== 'number') return undefined;
+      tables[field] = value;
+    }
+    for (const [field, [type, offset, length]] of Object.entries(entry.arrays)) {
+      const Type = ARRAY_TYPES[type];
+      if (Type === undefined || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return undefined;
+      const end = offset + length * Type.BYTES_PER_ELEMENT;
+      if (end > s.bytes.length) return undefined;
+      // Copied out, aligned: a view into the file's buffer could start at any byte.
+      const array = new Type(length);
+      new Uint8Array(array.buffer).set(s.bytes.subarray(offset, end));
+      tables[field] = array;
+    }
+    return tables;
+  } catch {
+    return undefined;
   }
-  return tables;
 }
 
 function storedFile(): { index: Record<string, IndexEntry>; bytes: Buffer } | null {
