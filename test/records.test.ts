@@ -40,6 +40,8 @@ test('memory checkers: valgrind\'s reports are errors read past its ==pid== pref
   t.true(read.exampleMore.some((l) => l.includes('total_qty (inventory.c:10)')), read.exampleMore.join('\n'));
   const leak = find(vg, 'definitely lost')!;
   t.is(leak.severity, 'error');
+  // Its banner names what it looks for, not an error that happened.
+  t.is(find(vg, 'Memcheck, a memory error detector')!.severity, 'info');
   t.true(leak.exampleMore.some((l) => l.includes('make_label (inventory.c:15)')), 'the program\'s frame, not malloc\'s in valgrind\'s preload');
   t.is(find(vg, 'HEAP SUMMARY')?.severity, 'info', 'a summary without frames stays as it was');
   const asan = await condense(real('asan-use-after-free.log'));
