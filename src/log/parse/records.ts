@@ -92,8 +92,6 @@ export class RecordReader {
   #beforeIndent = -1;
   #beforeShape = 0;
   #beforeAnnounces = false;
-  /** The previous non-blank line is GCC's `required from here`: a diagnostic after it joins it. */
-  #beforeRequiredHere = false;
   #beforeErrorHeader = false;
   /** The previous non-blank line's first bytes (latin1). */
   #beforeText = '';
@@ -114,7 +112,6 @@ export class RecordReader {
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
-    this.#beforeRequiredHere = false;
     this.#beforeErrorHeader = false;
     this.#beforeText = '';
   }
@@ -166,7 +163,6 @@ export class RecordReader {
     this.#beforeIndent = this.indent;
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
-    this.#beforeRequiredHere = requiredFromHere(this.#body.trimEnd());
     this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
     this.#beforeText = this.#body;
     return cls;
@@ -181,13 +177,11 @@ export class RecordReader {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
-    let beforeRequiredHere = false;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
       beforeIndent = this.#indent();
       beforeText = this.#body;
-      beforeRequiredHere = requiredFromHere(beforeText.trimEnd());
     }
     this.#take(buf, s, e);
     const line = this.line;
@@ -196,7 +190,7 @@ export class RecordReader {
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
-    if (shape & DEPENDS_ON_RECORD || (beforeRequiredHere && shape & (Shape.Diagnostic | Shape.LevelWord))) return false;
+    if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
   }
@@ -214,7 +208,7 @@ export class RecordReader {
 
   #classify(shape: number, indent: number): LineClass {
     if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
-    if (this.#beforeRequiredHere && shape & (Shape.Diagnostic | Shape.LevelWord)) {
+    if (followsRequiredFromHere(shape, this.#beforeText)) {
       this.explainsContext = true;
       return LineClass.Continue;
     }
@@ -273,6 +267,11 @@ export class RecordReader {
     this.#coloured = true;
     return prefix.replace(ANSI, '');
   }
+}
+
+/** A diagnostic right after GCC's `required from here` (the line before, `before`): it belongs with that line. */
+function followsRequiredFromHere(shape: number, before: string): boolean {
+  return (shape & (Shape.Diagnostic | Shape.LevelWord)) !== 0 && requiredFromHere(before.trimEnd());
 }
 
 /**
