@@ -11,8 +11,8 @@
  * same either way (test/redaction-tables.test.ts compares a fresh build with the file).
  *
  * File layout: a 4-byte little-endian length, a JSON index of that many bytes
- * ({ [name]: { key, numbers, arrays: { [field]: [type, byteOffset, length] } } }), then
- * each array's bytes at its offset (8-byte aligned).
+ * ({ [name]: { key, numbers, arrays: { [field]: [type, byteOffset, length] } } }), then,
+ * from the next multiple of 8, each array's bytes at its offset there (8-byte aligned).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -36,13 +36,16 @@ export const TABLES_FILE = new URL('../../redaction-tables.bin', import.meta.url
 /** The builders' compiled code: a change to either makes every stored key stale. */
 const BUILDERS = [new URL('./scan.js', import.meta.url), new URL('./run-events.js', import.meta.url)];
 
-/** Where each set came from in this thread ('file' or 'built'), for the test and the bench. */
-export const tablesSource = new Map<string, 'file' | 'built'>();
-/** Every set this thread holds, for the build step that writes the file. */
-const held = new Map<string, { key: string; tables: Tables }>();
+/** Every set this thread holds, with where it came from: for the build step that writes the file, and the test. */
+const held = new Map<string, { key: string; tables: Tables; source: 'file' | 'built' }>();
+
+/** Where the set `name` came from in this thread ('file' or 'built'), if it holds one. */
+export function tablesSource(name: string): 'file' | 'built' | undefined {
+  return held.get(name)?.source;
+}
 
 let builderCode: string | undefined;
-let stored: { index: Record<string, IndexEntry>; bytes: Buffer } | null | undefined;
+let stored: Stored | null | undefined;
 
 /** The key of a set of tables: the builders' code, the machine's byte order, the set's name and inputs. */
 export function tableKey(name: string, inputs: string): string {
@@ -59,8 +62,7 @@ export function builtOnce<T extends object>(name: string, inputs: string, build:
   const key = tableKey(name, inputs);
   const read = process.env.WISP_BUILD_TABLES === '1' ? undefined : readTables(TABLES_FILE, name, key);
   const tables = (read as T | undefined) ?? build();
-  tablesSource.set(name, read === undefined ? 'built' : 'file');
-  held.set(name, { key, tables: tables as Tables });
+  held.set(name, { key, tables: tables as Tables, source: read === undefined ? 'built' : 'file' });
   return tables;
 }
 
@@ -79,11 +81,12 @@ export function readTables(file: URL | string, name: string, key: string): Table
     for (const [field, [type, offset, length]] of Object.entries(entry.arrays)) {
       const Type = ARRAY_TYPES[type];
       if (Type === undefined || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return undefined;
-      const end = offset + length * Type.BYTES_PER_ELEMENT;
+      const start = s.data + offset;
+      const end = start + length * Type.BYTES_PER_ELEMENT;
       if (end > s.bytes.length) return undefined;
       // Copied out, aligned: a view into the file's buffer could start at any byte.
       const array = new Type(length);
-      new Uint8Array(array.buffer).set(s.bytes.subarray(offset, end));
+      new Uint8Array(array.buffer).set(s.bytes.subarray(start, end));
       tables[field] = array;
     }
     return tables;
@@ -92,12 +95,22 @@ export function readTables(file: URL | string, name: string, key: string): Table
   }
 }
 
-function storedFile(): { index: Record<string, IndexEntry>; bytes: Buffer } | null {
+/** A tables file read: its index, its bytes, and where its arrays' offsets count from. */
+interface Stored {
+  index: Record<string, IndexEntry>;
+  bytes: Buffer;
+  data: number;
+}
+
+/** Where the arrays start: past the length and the index, at the next multiple of 8. */
+const dataStart = (indexBytes: number): number => Math.ceil((4 + indexBytes) / 8) * 8;
+
+function storedFile(): Stored | null {
   if (stored === undefined) stored = parse(TABLES_FILE);
   return stored;
 }
 
-function parse(file: URL | string): { index: Record<string, IndexEntry>; bytes: Buffer } | null {
+function parse(file: URL | string): Stored | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -107,7 +120,7 @@ function parse(file: URL | string): { index: Record<string, IndexEntry>; bytes: 
   try {
     const length = bytes.readUInt32LE(0);
     const index = JSON.parse(bytes.toString('utf8', 4, 4 + length)) as Record<string, IndexEntry>;
-    return typeof index === 'object' && index !== null ? { index, bytes } : null;
+    return typeof index === 'object' && index !== null ? { index, bytes, data: dataStart(length) } : null;
   } catch {
     return null;
   }
@@ -134,20 +147,8 @@ export function serializeTables(): Buffer {
     }
     index[name] = entry;
   }
-  // Offsets count from the file's start: the index's length is known only once it is
-  // written, so it is padded to a multiple of 8 and the offsets shifted past it.
-  let json = JSON.stringify(index);
-  let head = Math.ceil((4 + Buffer.byteLength(json)) / 8) * 8;
-  for (;;) {
-    const shifted: Record<string, IndexEntry> = {};
-    for (const [name, e] of Object.entries(index)) {
-      shifted[name] = { ...e, arrays: Object.fromEntries(Object.entries(e.arrays).map(([f, [t, o, n]]) => [f, [t, o + head, n]])) };
-    }
-    json = JSON.stringify(shifted);
-    const needed = Math.ceil((4 + Buffer.byteLength(json)) / 8) * 8;
-    if (needed <= head) break;
-    head = needed;
-  }
+  const json = JSON.stringify(index);
+  const head = dataStart(Buffer.byteLength(json));
   const out = Buffer.alloc(head + at);
   out.writeUInt32LE(Buffer.byteLength(json), 0);
   out.write(json, 4, 'utf8');
