@@ -21,13 +21,13 @@ const platform = process.platform;
 const targets = {
   linux: {
     file: 'libwisp.so',
-    sources: ['common.c', 'linux_util.c', 'linux_proc.c', 'linux_ports.c', 'linux_journal.c'],
+    sources: ['common.c', 'template.c', 'linux_util.c', 'linux_proc.c', 'linux_ports.c', 'linux_journal.c'],
     flags: ['-shared', '-fPIC', '-pthread'],
     libs: ['-ldl'],
   },
   darwin: {
     file: 'libwisp.dylib',
-    sources: ['common.c', 'macos_proc.c', 'macos_ports.c', 'macos_log.m'],
+    sources: ['common.c', 'template.c', 'macos_proc.c', 'macos_ports.c', 'macos_log.m'],
     flags: ['-dynamiclib', '-fPIC', '-fobjc-arc', '-mmacosx-version-min=12.0'],
     libs: ['-framework', 'Foundation', '-framework', 'OSLog'],
   },
@@ -79,8 +79,9 @@ function fail(message) {
   process.stderr.write(`wisp native build: ${message}\n`);
   if (process.argv.includes('--optional')) {
     process.stderr.write(
-      'wisp native build: wisp is installed without it: wisp log, shape, redact and the MCP tools work; ' +
-        "wisp info's process and port topics, memory's largest processes and the system log (--last) say they are unavailable until it is built\n",
+      'wisp native build: wisp is installed without it: wisp shape, redact and the MCP tools other than condense_log work; ' +
+        "wisp log and condense_log (their template scan is native), wisp info's process and port topics, memory's largest processes " +
+        'and the system log say they are unavailable until it is built\n',
     );
     process.exit(0);
   }

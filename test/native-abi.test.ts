@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ABI_VERSION, libraryPath, nativeLibrary, Status } from '../src/native/library.js';
 import { PORTS_PROCFS } from '../src/native/ports.js';
 import { CMDLINE_MAX_BYTES } from '../src/native/processes.js';
+import { MAX_TEMPLATE_BYTES, TEMPLATE_STATE } from '../src/log/parse/template.js';
 import { ROOT } from './helpers.js';
 
 const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
@@ -39,12 +40,16 @@ test('ABI version and shared constants match wisp.h, and the built library says 
   t.is(ABI_VERSION, define('WISP_ABI_VERSION'));
   t.is(PORTS_PROCFS, define('WISP_PORTS_PROCFS'));
   t.is(CMDLINE_MAX_BYTES, define('WISP_CMDLINE_MAX'));
+  t.is(MAX_TEMPLATE_BYTES, define('WISP_TEMPLATE_BYTES'));
+  t.is(TEMPLATE_STATE.segments, define('WISP_TEMPLATE_SEGMENTS'));
+  t.true(TEMPLATE_STATE.segments >= 2 * MAX_TEMPLATE_BYTES, 'a segment a byte, and a placeholder after each, fit');
+  for (const field of ['h1', 'h2', 'budget', 'cut', 'segs', 'head'] as const) t.is(TEMPLATE_STATE[field] as number, define(`WISP_TEMPLATE_${field.toUpperCase()}`), field);
   t.notThrows(() => nativeLibrary(), 'the library loads only when its ABI version is this one');
 });
 
 test('the library exports exactly the functions wisp.h declares with WISP_EXPORT', (t) => {
   const declared = [...header.matchAll(/^WISP_EXPORT [^(]*?\**(wisp_\w+)\(/gm)].map((m) => m[1]!).sort();
-  t.is(declared.length, 13);
+  t.is(declared.length, 14);
   const tool = process.platform === 'darwin' ? ['nm', ['-gU', libraryPath()]] as const : ['nm', ['-D', '--defined-only', libraryPath()]] as const;
   const exported = execFileSync(tool[0], tool[1], { encoding: 'utf8' })
     .split('\n')

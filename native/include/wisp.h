@@ -1,6 +1,7 @@
 /*
  * wisp's native library: one C ABI, two backends (Linux: procfs, sock_diag, libsystemd
- * opened at run time; macOS: libproc, OSLogStore). Loaded from Node through koffi.
+ * opened at run time; macOS: libproc, OSLogStore), and condense_log's template scan, the
+ * same on both. Loaded from Node through koffi.
  *
  * Every call that reads much or waits returns a heap-allocated wisp_result that the
  * caller frees with wisp_result_free. Records are text: one per line, fields separated
@@ -17,11 +18,11 @@
 
 /*
  * The library is built with -fvisibility=hidden: only what is declared here with
- * WISP_EXPORT is exported (13 functions), so the helpers the backends share stay private.
+ * WISP_EXPORT is exported (14 functions), so the helpers the backends share stay private.
  */
 #define WISP_EXPORT __attribute__((visibility("default")))
 
-#define WISP_ABI_VERSION 2
+#define WISP_ABI_VERSION 3
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -126,5 +127,26 @@ WISP_EXPORT wisp_result *wisp_log_open(wisp_log *log, const char *file, int64_t 
                            const char *process, const char *subsystem);
 WISP_EXPORT wisp_result *wisp_log_read(wisp_log *log, int32_t token, int32_t max_bytes);
 WISP_EXPORT void wisp_log_close(wisp_log *log);
+
+/*
+ * A log line's template (native/src/template.c): wisp_template_add scans bytes
+ * [start, end) of buf (len bytes in all; rules look at the bytes around a token, never past
+ * len) into state, an int32 array the caller resets to begin a line (H1, H2 to their
+ * seeds, BUDGET to WISP_TEMPLATE_BYTES, CUT and SEGS to 0) and may add several ranges to.
+ * The state holds the two hashes, the bytes left of the budget, whether the message was
+ * cut, and SEGS segments: from WISP_TEMPLATE_HEAD, SEGMENTS starts, then as many ends,
+ * then as many kinds (0 verbatim, 1 <NUM>, 2 <HEX>, 3 <UUID>, 4 <IP>, 5 <MAC>, 6 <PID>).
+ * Returns WISP_OK, or WISP_ERR_ARGUMENT for a range outside the buffer. Called once a
+ * line: no allocation, no lock.
+ */
+#define WISP_TEMPLATE_BYTES 800
+#define WISP_TEMPLATE_SEGMENTS 1608 /* 2 * WISP_TEMPLATE_BYTES + 8: more than a budget's bytes can make */
+#define WISP_TEMPLATE_H1 0
+#define WISP_TEMPLATE_H2 1
+#define WISP_TEMPLATE_BUDGET 2
+#define WISP_TEMPLATE_CUT 3
+#define WISP_TEMPLATE_SEGS 4
+#define WISP_TEMPLATE_HEAD 8
+WISP_EXPORT int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t *state);
 
 #endif

@@ -5,12 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { load, struct, array, type TypeObject } from 'koffi';
+import { address, load, struct, array, type TypeObject } from 'koffi';
 import { WispError } from '../core/errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 export const Status = {
   Ok: 0,
@@ -40,6 +40,8 @@ export interface NativeLibrary {
   logOpen: KoffiFunction;
   logRead: KoffiFunction;
   logClose: KoffiFunction;
+  /** wisp_template_add(buf, len, start, end, state): its state is passed as an address (see template.ts). */
+  templateAdd: (buf: Uint8Array, len: number, start: number, end: number, state: number) => number;
 }
 
 /** From dist/src/native/ or src/native/, the repository's native/build/. */
@@ -48,6 +50,15 @@ export function libraryPath(): string {
   const fromDist = fileURLToPath(new URL(`../../../native/build/${file}`, import.meta.url));
   const fromSrc = fileURLToPath(new URL(`../../native/build/${file}`, import.meta.url));
   return existsSync(fromDist) || !existsSync(fromSrc) ? fromDist : fromSrc;
+}
+
+/**
+ * Where a typed array's bytes are, as a number to pass for an `intptr_t`. Only for arrays
+ * over an ArrayBuffer of their own: V8 never moves an ArrayBuffer's memory, while a small
+ * typed array made from a length may live on the heap, which moves.
+ */
+export function addressOf(view: ArrayBufferView): number {
+  return Number(address(view));
 }
 
 let loaded: NativeLibrary | undefined;
@@ -59,7 +70,7 @@ export function nativeLibrary(): NativeLibrary {
   }
   const path = libraryPath();
   if (!existsSync(path)) {
-    throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, { hint: 'run: node native/build.mjs' });
+    throw new WispError(UNAVAILABLE, `wisp's native library is not built (${path} is missing)`, { hint: 'build it with a C compiler (Debian: apt-get install gcc; macOS: xcode-select --install): node native/build.mjs' });
   }
   let lib: ReturnType<typeof load>;
   try {
@@ -93,6 +104,9 @@ export function nativeLibrary(): NativeLibrary {
     logOpen: lib.func('void *wisp_log_open(void *log, const char *file, int64_t since_usec, int64_t until_usec, const char *process, const char *subsystem)'),
     logRead: lib.func('void *wisp_log_read(void *log, int32_t token, int32_t max_bytes)'),
     logClose: lib.func('void wisp_log_close(void *log)'),
+    // The state is declared as an address, not as int32_t *: koffi turns a number into an
+    // intptr_t in half the time it takes to pin a typed array, and this is called once a line.
+    templateAdd: lib.func('int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t state)') as NativeLibrary['templateAdd'],
   };
   return loaded;
 }
