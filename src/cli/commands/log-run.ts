@@ -14,7 +14,6 @@ import { formatBytes, renderLogText, TEXT_BYTES } from '../../log/render/log-tex
 import { defaultThreadCount, WorkerPool } from '../../pipeline/worker-pool.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress-bar.js';
-import { runLogComparison } from './log-baseline.js';
 
 export interface LogRunFlags {
   json: boolean;
@@ -49,7 +48,8 @@ export async function runLogOnPaths(
   const bar = progressBar(io.stderr);
   options.onProgress = bar.update;
   try {
-    if (baseline !== undefined) return await runLogComparison(paths.map(sourceOf), baseline, options, values.json, io);
+    // Loaded only for a comparison: the compare layer is nine modules a plain run never uses.
+    if (baseline !== undefined) return await (await import('./log-baseline.js')).runLogComparison(paths.map(sourceOf), baseline, options, values.json, io);
     const emitTo = values.emitPartial;
     if (emitTo !== undefined) {
       if (values.perFile) throw new WispError('WISP_BAD_ARGUMENT', '--emit-partial writes one partial for all inputs; drop --per-file');
