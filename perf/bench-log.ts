@@ -11,6 +11,10 @@
  *   npm run bench -- --quick               # 20 MB instead of 100 MB (the CLI case stays 60 MB)
  *   npm run bench -- --before /path/build  # also another build's CLI (a checkout with dist/ built)
  *   npm run bench -- --cli-only            # the whole-process case alone
+ *   npm run bench -- --runs 9              # whole-process runs per build (median; default 3, log show 5)
+ *
+ * With --before, the other build's CLI runs interleaved with this one's, run by run, on
+ * the 60 MB log (with the default threads and with --workers 0) and on the log show file.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,6 +36,18 @@ const CLI_MB = 60;
 const cliOnly = process.argv.includes('--cli-only');
 const beforeAt = process.argv.indexOf('--before');
 const BEFORE_ROOT = beforeAt === -1 ? undefined : process.argv[beforeAt + 1];
+const runsAt = process.argv.indexOf('--runs');
+const RUNS = runsAt === -1 ? undefined : Number(process.argv[runsAt + 1]);
+if (RUNS !== undefined && !(Number.isInteger(RUNS) && RUNS >= 1 && RUNS <= 99)) {
+  console.error(`--runs takes a whole number from 1 to 99, got '${process.argv[runsAt + 1]}'`);
+  process.exit(2);
+}
+if (BEFORE_ROOT === undefined && beforeAt !== -1) {
+  console.error('--before takes the root of another build (a checkout with dist/ built)');
+  process.exit(2);
+}
+/** n runs, one index each: the whole-process cases' rounds. */
+const rounds = (n: number): number[] => Array.from({ length: RUNS ?? n }, (_, i) => i);
 
 const dir = mkdtempSync(join(tmpdir(), 'wisp-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -136,7 +152,13 @@ async function smallCases(rows: Row[]): Promise<void> {
   const warm = await timeIt(9, () => condenseLog([fileSource(small)]));
   const smallRegex = await timeIt(5, () => regexMapCondense(small));
   const smallWc = median([wcLines(small), wcLines(small), wcLines(small)]);
-  const cli = median([1, 2, 3, 4, 5].map(() => cliRun(small).ms));
+  const cliTimes: number[] = [];
+  const beforeTimes: number[] = [];
+  for (const _ of rounds(5)) {
+    cliTimes.push(cliRun(small).ms);
+    if (BEFORE_ROOT !== undefined) beforeTimes.push(cliRun(small, [], BEFORE_ROOT).ms);
+  }
+  const cli = median(cliTimes);
   const nodeStart = median([1, 2, 3, 4, 5].map(() => {
     const t0 = performance.now();
     spawnSync(process.execPath, ['-e', '0']);
@@ -149,6 +171,10 @@ async function smallCases(rows: Row[]): Promise<void> {
     { case: `log show ${smallMb.toFixed(1)} MB, whole CLI process`, ms: cli, 'MB/s': smallMb / (cli / 1000), target: '< 300 ms (at most 1,200 ms)' },
     { case: '  of which: node start-up (node -e 0)', ms: nodeStart },
   );
+  if (BEFORE_ROOT !== undefined) {
+    const before = median(beforeTimes);
+    rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': smallMb / (before / 1000), ratio: before / cli });
+  }
 }
 
 async function wholeProcessCase(rows: Row[]): Promise<void> {
@@ -156,13 +182,16 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
   const mid = join(dir, 'mixed-60.log');
   await writeMixed(mid, CLI_MB * 1024 * 1024);
   const midMb = mb(mid);
-  const cliTimes: Record<string, number[]> = { pool: [], main: [], regex: [], wc: [], before: [] };
-  for (let i = 0; i < 3; i++) {
+  const cliTimes: Record<string, number[]> = { pool: [], main: [], regex: [], wc: [], before: [], beforeMain: [] };
+  for (const _ of rounds(3)) {
     cliTimes.pool!.push(cliRun(mid).ms);
     cliTimes.regex!.push(regexProcess(mid));
     cliTimes.main!.push(cliRun(mid, ['--workers', '0']).ms);
     cliTimes.wc!.push(wcLines(mid));
-    if (BEFORE_ROOT !== undefined) cliTimes.before!.push(cliRun(mid, [], BEFORE_ROOT).ms);
+    if (BEFORE_ROOT !== undefined) {
+      cliTimes.before!.push(cliRun(mid, [], BEFORE_ROOT).ms);
+      cliTimes.beforeMain!.push(cliRun(mid, ['--workers', '0'], BEFORE_ROOT).ms);
+    }
   }
   const scaling = median([await twoAtOnce(mid), await twoAtOnce(mid), await twoAtOnce(mid)]);
   const cliPool = median(cliTimes.pool!);
@@ -178,7 +207,11 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
   );
   if (BEFORE_ROOT !== undefined) {
     const before = median(cliTimes.before!);
-    rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': midMb / (before / 1000), ratio: cliRegex / before });
+    const beforeMain = median(cliTimes.beforeMain!);
+    rows.push(
+      { case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': midMb / (before / 1000), ratio: cliRegex / before },
+      { case: `  before: ${BEFORE_ROOT}, --workers 0`, ms: beforeMain, 'MB/s': midMb / (beforeMain / 1000), ratio: cliRegex / beforeMain },
+    );
   }
 }
 
@@ -228,7 +261,8 @@ function print(rows: Row[]): void {
   console.log(line(cols));
   for (const r of rows) console.log(line(cols.map((c) => fmt(r[c]))));
   console.log('\nratio: baseline time / wisp time (higher means wisp is faster); for the warm pool, fresh pool time / warm pool time; for RSS, big / quarter;');
-  console.log('in the whole-process case: regex baseline process time / that row\'s time (the target: 6 or more for wisp log FILE).');
+  console.log('in the whole-process case: regex baseline process time / that row\'s time (the target: 6 or more for wisp log FILE);');
+  console.log('for the log show file\'s before row: its time / this build\'s.');
 }
 
 await main();
