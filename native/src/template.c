@@ -66,7 +66,6 @@ typedef struct scan {
   const uint8_t *b;
   int32_t len;
   uint32_t h1, h2;
-  int32_t *state;
   int32_t *from, *to, *kind;
   int32_t segs;
 } scan;
@@ -289,12 +288,12 @@ static void mask_token(scan *s, int32_t a, int32_t end, int32_t digits) {
 }
 
 static const uint8_t MARKER_WORD[] = "REDACTED:";
-#define MARKER_LENGTH 9
+#define MARKER_LENGTH (sizeof MARKER_WORD - 1)
 
 /* Whether the token [i, j) is the inside of a redaction marker: `[REDACTED:kind]`. */
 static int is_redaction_marker(const scan *s, int32_t i, int32_t j) {
-  if (at(s, i - 1) != LBRACKET || at(s, j) != RBRACKET || j - i <= MARKER_LENGTH) return 0;
-  for (int k = 0; k < MARKER_LENGTH; k++)
+  if (at(s, i - 1) != LBRACKET || at(s, j) != RBRACKET || j - i <= (int32_t)MARKER_LENGTH) return 0;
+  for (size_t k = 0; k < MARKER_LENGTH; k++)
     if (s->b[i + k] != MARKER_WORD[k]) return 0;
   return 1;
 }
@@ -313,7 +312,6 @@ int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_
       .len = len,
       .h1 = (uint32_t)state[WISP_TEMPLATE_H1],
       .h2 = (uint32_t)state[WISP_TEMPLATE_H2],
-      .state = state,
       .from = state + WISP_TEMPLATE_HEAD,
       .to = state + WISP_TEMPLATE_HEAD + WISP_TEMPLATE_SEGMENTS,
       .kind = state + WISP_TEMPLATE_HEAD + 2 * WISP_TEMPLATE_SEGMENTS,
