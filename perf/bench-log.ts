@@ -46,8 +46,8 @@ if (BEFORE_ROOT === undefined && beforeAt !== -1) {
   console.error('--before takes the root of another build (a checkout with dist/ built)');
   process.exit(2);
 }
-/** n runs, one index each: the whole-process cases' rounds. */
-const rounds = (n: number): number[] => Array.from({ length: RUNS ?? n }, (_, i) => i);
+/** How many rounds a whole-process case runs: --runs, else its own default. */
+const rounds = (n: number): number => RUNS ?? n;
 
 const dir = mkdtempSync(join(tmpdir(), 'wisp-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -154,7 +154,7 @@ async function smallCases(rows: Row[]): Promise<void> {
   const smallWc = median([wcLines(small), wcLines(small), wcLines(small)]);
   const cliTimes: number[] = [];
   const beforeTimes: number[] = [];
-  for (const _ of rounds(5)) {
+  for (let i = 0; i < rounds(5); i++) {
     cliTimes.push(cliRun(small).ms);
     if (BEFORE_ROOT !== undefined) beforeTimes.push(cliRun(small, [], BEFORE_ROOT).ms);
   }
@@ -183,7 +183,7 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
   await writeMixed(mid, CLI_MB * 1024 * 1024);
   const midMb = mb(mid);
   const cliTimes: Record<string, number[]> = { pool: [], main: [], regex: [], wc: [], before: [], beforeMain: [] };
-  for (const _ of rounds(3)) {
+  for (let i = 0; i < rounds(3); i++) {
     cliTimes.pool!.push(cliRun(mid).ms);
     cliTimes.regex!.push(regexProcess(mid));
     cliTimes.main!.push(cliRun(mid, ['--workers', '0']).ms);
