@@ -42,7 +42,6 @@ test('ABI version and shared constants match wisp.h, and the built library says 
   t.is(CMDLINE_MAX_BYTES, define('WISP_CMDLINE_MAX'));
   t.is(MAX_TEMPLATE_BYTES, define('WISP_TEMPLATE_BYTES'));
   t.is(TEMPLATE_STATE.segments, define('WISP_TEMPLATE_SEGMENTS'));
-  t.true(TEMPLATE_STATE.segments >= 2 * MAX_TEMPLATE_BYTES, 'a segment a byte, and a placeholder after each, fit');
   for (const field of ['h1', 'h2', 'budget', 'cut', 'segs', 'head'] as const) t.is(TEMPLATE_STATE[field] as number, define(`WISP_TEMPLATE_${field.toUpperCase()}`), field);
   t.notThrows(() => nativeLibrary(), 'the library loads only when its ABI version is this one');
 });
