@@ -7,7 +7,7 @@
  * Shapes are read from a line's first bytes (the latin1 prefix the parser already holds),
  * only for lines that carry no header, so a log of timestamped lines pays nothing here.
  */
-import { Severity } from '../model/severity.js';
+import { fromWords, Severity } from '../model/severity.js';
 import { latin1 } from './line-parser.js';
 
 export const Shape = {
@@ -117,6 +117,17 @@ function afterName(levels: string): RegExp {
 }
 
 /**
+ * A program's complaint that names where it went wrong but no level word, as shells, stream
+ * editors, compressors and linkers print to stderr: `run.sh: line 12: cfg: command not
+ * found`, `prog: file x.awk line 3: ...`, `sed: x.sed:2: unknown command`, `gzip:
+ * /srv/a.csv: not in gzip format`, `main.c:(.text+0x1e): undefined reference to ...`. A
+ * program's own debug trace (`debug1: /etc/ssh/ssh_config line 19: ...`) is not one.
+ */
+const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:[\w.+\-]+: (?:line \d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
+const LOCATED_WARNING = new RegExp(`${LOCATED}(?=.*\\b(?:[Ww]arning|WARNING)\\b)`);
+const LOCATED_ERROR = new RegExp(LOCATED);
+
+/**
  * Lines that start a record of their own, with the severity they carry. The forms are those
  * the tools print (Go's runtime, Python, the JVM, Rust, shells, test runners), and a line
  * that begins with a level word.
@@ -133,6 +144,8 @@ const OPENERS: [RegExp, Severity, number][] = [
   [afterName('error|ERROR|Error'), Severity.Error, Shape.LevelWord],
   [afterName('warning|WARNING|Warning'), Severity.Warning, Shape.LevelWord],
   [afterName('note|NOTE|Note|help'), Severity.Notice, Shape.LevelWord],
+  [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
+  [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
   [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
   [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
@@ -184,7 +197,9 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     for (const [re, severity, bit] of OPENERS) {
       if (re.test(body)) {
         shape |= bit;
-        out.severity = severity;
+        // A located complaint's form says only that something went wrong there; its words
+        // may say worse (`run.sh: line 9: 4242 Segmentation fault ./worker`).
+        out.severity = re === LOCATED_ERROR || re === LOCATED_WARNING ? (Math.min(severity, fromWords(body)) as Severity) : severity;
         break;
       }
     }
