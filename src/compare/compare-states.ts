@@ -2,6 +2,7 @@ import type { LogState } from '../log/model/state.js';
 import type { GroupStat } from '../log/model/partial.js';
 import { severityName, type SeverityName } from '../log/model/severity.js';
 import { formatCount } from '../core/text.js';
+import { ENDING_LINES } from '../log/read/raw-lines.js';
 import { pairCounterparts, MIN_SHARED_WORDS, MIN_SIMILARITY, WORDS_RULE } from './counterparts.js';
 import { matchGroups, type MatchedGroup, type SideMembers } from './match-groups.js';
 import { MIN_FACTOR, MIN_RECORDS_OFF, RATE_RULE, rateChange, type RateChange } from './rate-change.js';
@@ -191,8 +192,10 @@ function rateEntry(rank: number, m: MatchedGroup, change: RateChange, nowRecords
 function sideRead(state: LogState, matched: MatchedGroup[], side: 'now' | 'baseline', records: number): SideRead {
   const inputs = state.read.inputs;
   const formats = [...new Set(inputs.filter((i) => i.lines > 0 || inputs.length === 1).map((i) => i.format))];
+  // Reading keeps more last lines than a comparison shows (they are for finding a log's own ending).
+  const tail = state.read.tail;
   return {
-    read: state.read,
+    read: tail === undefined ? state.read : { ...state.read, tail: tail.slice(Math.max(0, tail.length - ENDING_LINES)) },
     format: formats.join(', ') || 'plain text',
     totals: { lines: state.merged.lines - state.merged.skipped, records, groups: matched.filter((m) => m[side] !== undefined).length },
   };

@@ -111,7 +111,7 @@ export interface LogRead {
   notes: string[];
   /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
   crashes?: CrashInput[];
-  /** The last input's last lines, redacted, as `tail` would show them (more when they are its own ending: rank/ending.ts). */
+  /** The last input's last lines, redacted, as `tail` would show them (more when they are its own ending; the line numbers jump where a routine run the input ends with is left out: rank/ending.ts). */
   tail?: TailLine[];
 }
 

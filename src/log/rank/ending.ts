@@ -1,6 +1,7 @@
 import type { GroupStat } from '../model/partial.js';
 import type { TailLine } from '../model/result.js';
-import { TAIL_LINES } from '../read/raw-lines.js';
+import { Severity } from '../model/severity.js';
+import { ENDING_LINES, TAIL_LINES } from '../read/raw-lines.js';
 import { MIN_NOISE_RECORDS } from './late-errors.js';
 
 /**
@@ -12,10 +13,12 @@ import { MIN_NOISE_RECORDS } from './late-errors.js';
  * "/srv" not known in dictionary` and its `while executing` trace, dpkg's dependency
  * problems, a deadlock's goroutines: a dozen lines, none with a level word, after the
  * noise's last record). A log that ends as it went on (its last lines belong to groups
- * that recur), or a tool's output with no body to end, shows TAIL_LINES.
+ * that recur), or a tool's output with no body to end, shows TAIL_LINES. A log whose
+ * failure is followed by a routine run of its service's records shows the ending before
+ * that run, and the run's last lines: `tail` would show the routine alone.
  */
 
-/** The ending shown is at most the lines reading keeps (ENDING_LINES) and this many bytes as printed (each line cut to the width the text shows). */
+/** The ending shown is at most ENDING_LINES and this many bytes as printed (each line cut to the width the text shows). */
 export const ENDING_BYTES = 1600;
 /** Shown whatever their length: the last lines an agent reads first. */
 export const ALWAYS_LINES = 5;
@@ -24,13 +27,46 @@ const LINE_CHARS = 300;
 const MIN_BODY_RECORDS = MIN_NOISE_RECORDS;
 
 /**
- * `tail`: the input's last lines, in order (up to ENDING_LINES, as read kept them).
- * `groups`: every group, with its first and last line. The ending begins at the earliest
- * line L of `tail` where no group begins before L and ends at or after it, after a body;
- * of it, or else of the last TAIL_LINES, as many last lines as fit ENDING_BYTES are
- * shown, ALWAYS_LINES at least.
+ * `tail`: the input's last lines, in order (up to KEPT_LINES, as read kept them).
+ * `groups`: every group, with its first and last line. Where the input ends with a quiet
+ * run (see quietFrom), the ending shown is the one before it and the run's last
+ * QUIET_KEPT lines; else the ending is that of the last ENDING_LINES (see ending).
  */
 export function endingLines(tail: readonly TailLine[], groups: readonly GroupStat[]): TailLine[] {
+  const quiet = quietFrom(tail, groups);
+  if (quiet < 0) return ending(tail, groups, ENDING_BYTES);
+  const kept = tail.slice(tail.length - QUIET_KEPT);
+  const budget = ENDING_BYTES - kept.reduce((n, l) => n + printed(l), 0);
+  return [...ending(tail.slice(0, quiet), groups, budget), ...kept];
+}
+
+/** Of a quiet run that ends the input, its last lines shown: the input's very end. */
+export const QUIET_KEPT = 2;
+
+/**
+ * Where the input ends with a quiet run: a service that went on logging its routine after
+ * the failure (`batch 18 done` after a tool's report), so `tail` shows only the routine.
+ * The run is the last lines after every line of a loud group: one that is rare (fewer
+ * than MIN_BODY_RECORDS records), or a warning or worse begun within the lines kept. A
+ * service's own errors that recur all along are its routine too. The run counts when it
+ * is TAIL_LINES or more long and something is kept before it. Gives the run's first index in `tail`, or -1.
+ */
+function quietFrom(tail: readonly TailLine[], groups: readonly GroupStat[]): number {
+  const kept = tail[0]?.line ?? 0;
+  let loud = 0;
+  for (const g of groups) if ((g.records < MIN_BODY_RECORDS || (g.severity <= Severity.Warning && g.firstLine >= kept)) && g.lastLine > loud) loud = g.lastLine;
+  let from = tail.length;
+  while (from > 0 && tail[from - 1]!.line > loud) from--;
+  return from > 0 && tail.length - from >= TAIL_LINES ? from : -1;
+}
+
+/**
+ * Of the last ENDING_LINES of `all`: the ending begins at the earliest line L where no
+ * group begins before L and ends at or after it, after a body; of it, or else of the last
+ * TAIL_LINES, as many last lines as fit `budget` bytes are shown, ALWAYS_LINES at least.
+ */
+function ending(all: readonly TailLine[], groups: readonly GroupStat[], budget: number): TailLine[] {
+  const tail = all.slice(Math.max(0, all.length - ENDING_LINES));
   const always = Math.max(0, tail.length - ALWAYS_LINES);
   const least = Math.max(0, tail.length - TAIL_LINES);
   let begins = -1;
@@ -39,7 +75,7 @@ export function endingLines(tail: readonly TailLine[], groups: readonly GroupSta
   let from = tail.length;
   for (let bytes = 0; from > stop; from--) {
     const b = printed(tail[from - 1]!);
-    if (from <= always && bytes + b > ENDING_BYTES) break;
+    if (from <= always && bytes + b > budget) break;
     bytes += b;
   }
   return tail.slice(from);

@@ -11,6 +11,8 @@ import type { ChunkItem } from './log-inputs.js';
 export const TAIL_LINES = 10;
 /** and the most kept: the ranking shows more of them when they are the input's own ending (rank/ending.ts). */
 export const ENDING_LINES = 20;
+/** The lines kept: an ending followed by a routine run of the service's records is found before that run (rank/ending.ts). */
+export const KEPT_LINES = 60;
 const TAIL_BYTES = 8 * 1024;
 
 /** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
@@ -50,7 +52,7 @@ export class RawLines {
     }
   }
 
-  /** The latest input's last ENDING_LINES lines (trailing blank lines left out), with their line numbers. */
+  /** The latest input's last KEPT_LINES lines (as TAIL_BYTES allow) (trailing blank lines left out), with their line numbers. */
   tail(inputs: InputRead[]): TailLine[] | undefined {
     if (this.#tailInfo === undefined) return undefined;
     const input = inputs[this.#tailInput]!;
@@ -59,7 +61,7 @@ export class RawLines {
     // The kept bytes may start inside a line: that piece is no line to show.
     const first = this.#tail.length >= TAIL_BYTES ? 1 : 0;
     while (end > first && lines[end - 1]!.trim() === '') end--;
-    const start = Math.max(first, end - ENDING_LINES);
+    const start = Math.max(first, end - KEPT_LINES);
     // Line numbers count from the end of the input: its last line is the one before the first of the next.
     const lastLine = input.firstLine + input.lines - 1;
     const total = lines.length - (lines.length > 0 && lines[lines.length - 1] === '' ? 1 : 0);

@@ -68,7 +68,18 @@ export function renderLogText(r: LogResult, budget: number): string {
   const tail = r.read.tail ?? [];
   if (tail.length > 0) {
     const width = n(tail[tail.length - 1]!.line).length;
-    body += `last lines, as tail shows them:\n${tail.map((l) => `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`).join('')}`;
+    // Where the numbers jump, the routine run the input ends with is left out (rank/ending.ts).
+    let lines = '';
+    let jumped = false;
+    tail.forEach((l, i) => {
+      const gap = i === 0 ? 0 : l.line - tail[i - 1]!.line - 1;
+      if (gap > 0) {
+        jumped = true;
+        lines += `${' '.repeat(width)}  (${plural(gap, 'more line')}, routine: info groups that recur)\n`;
+      }
+      lines += `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`;
+    });
+    body += `${jumped ? 'last lines, the routine run they end with left out:' : 'last lines, as tail shows them:'}\n${lines}`;
   }
   // The header says how many groups are printed: as many as fit, the header's own length included.
   const blocks = r.groups.map((g, i) => {
