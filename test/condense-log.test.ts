@@ -18,8 +18,9 @@ import {
 } from '../fixtures/logs.js';
 import { asLog, condense, find } from './condense-helpers.js';
 import { renderLogText } from '../src/log/render/log-text.js';
-import { ALWAYS_LINES, ENDING_BYTES } from '../src/log/rank/ending.js';
+import { ALWAYS_LINES, ENDING_BYTES, QUIET_KEPT } from '../src/log/rank/ending.js';
 import { TAIL_LINES } from '../src/log/read/raw-lines.js';
+import type { SeverityName } from '../src/log/model/severity.js';
 
 test('the same input gives byte-identical results whatever the worker count and chunk size', async (t) => {
   const text = mixedLog(30_000) + javaServiceLog(3_000);
@@ -296,8 +297,9 @@ test("the input's own ending is shown from its first line: a report with no leve
   const service = recurringService(900);
   const text = `${service}${report.join('\n')}\n`;
   const r = await condense(text, { top: 30 });
-  t.deepEqual(r.read.tail?.map((l) => l.text), report);
-  t.is(r.read.tail?.[0]?.line, 901);
+  // With the two lines before it: what the service was doing.
+  t.deepEqual(r.read.tail?.map((l) => l.text), [...service.trimEnd().split('\n').slice(-2), ...report]);
+  t.is(r.read.tail?.[2]?.line, 901);
   t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 3000 }), r, 'the same ending whatever the chunks');
   const screen = renderLogText(r, 10_000).slice(0, 4096);
   t.true(screen.includes('901| expected integer but got "3O"'), screen);
@@ -320,4 +322,55 @@ test("the input's own ending is shown from its first line: a report with no leve
     if (width === 290) t.is(shown.length, ALWAYS_LINES);
     else t.true(shown.length > TAIL_LINES && bytes <= ENDING_BYTES && bytes + printed(long[long.length - shown.length - 1]!) > ENDING_BYTES, String(shown.length));
   }
+});
+
+test('a failure followed by the service\'s routine run: the ending before the run is shown, the run\'s last lines after a counted gap; a service\'s own recurring errors are routine', async (t) => {
+  const lines = recurringService(920).trimEnd().split('\n');
+  // What a backup script's tools print between the service's lines: no level word, no stamp.
+  const failure = ["cp: cannot create regular file '/mnt/backup/nightly/': No such file or directory", 'run.sh: line 14: rsync: command not found', 'gzip: /srv/db/table1.csv: not in gzip format'];
+  const text = `${[...lines.slice(0, 900), ...failure, ...lines.slice(900)].join('\n')}\n`;
+  const r = await condense(text, { top: 30 });
+  const tail = r.read.tail ?? [];
+  const texts = tail.map((l) => l.text);
+  t.deepEqual(texts.slice(-QUIET_KEPT), lines.slice(-QUIET_KEPT), 'the input\'s very end');
+  t.deepEqual(texts.slice(-QUIET_KEPT - failure.length, -QUIET_KEPT), failure, 'the failure, right before the gap');
+  t.is(tail[tail.length - QUIET_KEPT]!.line - tail[tail.length - QUIET_KEPT - 1]!.line - 1, 20 - QUIET_KEPT);
+  t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 3000 }), r, 'the same ending whatever the chunks');
+  const screen = renderLogText(r, 10_000).slice(0, 4096);
+  t.true(screen.includes('the routine run they end with left out:') && screen.includes(`(${20 - QUIET_KEPT} more lines, routine: info groups that recur)`), screen);
+  for (const f of failure) t.true(screen.includes(f), f);
+  // Ranked as what they are: a located complaint is an error though it names no level.
+  t.deepEqual(failure.map((f) => find(r, f.slice(0, 12))?.severity), ['error', 'error', 'error']);
+  // A service whose own errors recur to the end (log show's stream): no gap, tail's ten.
+  const erring = lines.map((l, i) => (i % 25 === 0 ? l.replace(/INFO|WARN/, 'ERROR') : l));
+  const routine = await condense(`${erring.join('\n')}\n`, { top: 30 });
+  t.is(routine.read.tail?.length, TAIL_LINES);
+  t.true(renderLogText(routine, 10_000).includes('last lines, as tail shows them:'));
+});
+
+test('a located complaint opens an error record, a warning when it says so, worse when its words say worse; a debug trace and a location alone are not complaints', async (t) => {
+  const service = recurringService(60);
+  const lines: [string, SeverityName][] = [
+    ['deploy.sh: line 7: cfg: command not found', 'error'],
+    ['sed: fix.sed:2: unknown command: `q\'', 'error'],
+    ['gawk: file tally.awk line 3: warning: regexp escape sequence `\\.\' is not a known regexp operator', 'warning'],
+    ['tar: /srv/archive.tar: Cannot open: No such file or directory', 'error'],
+    ["main.c:(.text+0x1e): undefined reference to `compute_total'", 'error'],
+    ['run.sh: line 9:  4242 Segmentation fault      ./worker', 'critical'],
+    ['debug1: /etc/ssh/ssh_config line 19: Applying options for *', 'info'],
+    ['rootdir: /tmp/project', 'info'],
+  ];
+  for (const [line, severity] of lines) {
+    const r = await condense(`${service}${line}\n${service}`, { top: 30 });
+    const g = r.groups.find((x) => x.firstLine === 61);
+    t.is(g?.severity, severity, line);
+  }
+});
+
+test("valgrind's line that says where an invalid access fell is shown with the access", async (t) => {
+  const report = ['==22147== Invalid read of size 4', '==22147==    at 0x109201: ring_sum (ring.c:20)', '==22147==    by 0x109245: main (ring.c:27)', "==22147==  Address 0x4a400b0 is 0 bytes after a block of size 32 alloc'd", '==22147==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)', '==22147==    by 0x109182: ring_new (ring.c:11)', '==22147==    by 0x10922C: main (ring.c:25)', '==22147== '];
+  const r = await condense(`${recurringService(300)}${report.join('\n')}\n${recurringService(300)}`, { top: 30 });
+  const g = find(r, 'Invalid read of size')!;
+  t.is(g.severity, 'error');
+  t.true(g.exampleMore.includes(report[3]!), JSON.stringify(g.exampleMore));
 });

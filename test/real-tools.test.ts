@@ -78,3 +78,18 @@ test('printed after a service\'s own recurring errors (a dozen kinds, 2,000 line
   }
   t.deepEqual(misses, {});
 });
+
+test('followed by the service\'s routine run (its INFO lines go on after the failure), every cause still leads', async (t) => {
+  // As a failing job's output lands in a service's log that goes on: tail shows only the routine.
+  const noiseRun = readFileSync(join(REAL, 'pairs', 'out', 'python-logging.pass.log'), 'utf8');
+  let noise = '';
+  while (noise.split('\n').length < 3000) noise += noiseRun;
+  const routine = `${noiseRun.split('\n').filter((l) => / INFO /.test(l)).slice(0, 20).join('\n')}\n`;
+  const misses: Record<string, string[]> = {};
+  for (const [file, e] of outputs) {
+    const { screen } = await firstScreen(noise + readFileSync(join(REAL, file), 'utf8') + routine, 2);
+    const m = missing(screen, e.causes);
+    if (m.length > 0) misses[file] = m;
+  }
+  t.deepEqual(misses, {});
+});

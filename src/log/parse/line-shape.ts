@@ -61,9 +61,10 @@ const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocat
 /**
  * Report lines that say what went wrong, at any indentation: an access (ASan's `WRITE of
  * size 41 at`, TSan's `Previous write of size 8 at 0x.. by thread T1:`, Go's race detector's
- * `Read at 0x.. by goroutine 8:`), where the memory was freed, the summary.
+ * `Read at 0x.. by goroutine 8:`), where the memory was freed, the summary, valgrind's
+ * `Address 0x.. is 0 bytes after a block of size 32 alloc'd` (where the access fell).
  */
-const REPORT_CAUSE = /^\s*(?:(?:READ|WRITE) of size \d+ at |(?:Previous )?(?:[Rr]ead|[Ww]rite)(?: of size \d+)? at 0x[0-9a-f]+ by |freed by thread \S+ here:|Location is (?:global|heap block|stack of) |SUMMARY: \w+Sanitizer: |\[\d+, \d+\) '[^']*' .*<== Memory access)/;
+const REPORT_CAUSE = /^\s*(?:(?:READ|WRITE) of size \d+ at |(?:Previous )?(?:[Rr]ead|[Ww]rite)(?: of size \d+)? at 0x[0-9a-f]+ by |freed by thread \S+ here:|Address 0x[0-9a-fA-F]+ is (?:\d+ bytes (?:after|before|inside) a block of size \d+ (?:alloc'd|free'd)|not stack'd, malloc'd or (?:\(recently\) )?free'd|on thread \d+'s stack)|Location is (?:global|heap block|stack of) |SUMMARY: \w+Sanitizer: |\[\d+, \d+\) '[^']*' .*<== Memory access)/;
 /**
  * The prefix a memory checker writes before each of its lines: valgrind's `==22307== `
  * (`--22307-- ` for its own notes), a sanitizer's `==22321==`.

@@ -37,7 +37,10 @@ export function endingLines(tail: readonly TailLine[], groups: readonly GroupSta
   if (quiet < 0) return ending(tail, groups, ENDING_BYTES);
   const kept = tail.slice(tail.length - QUIET_KEPT);
   const budget = ENDING_BYTES - kept.reduce((n, l) => n + printed(l), 0);
-  return [...ending(tail.slice(0, quiet), groups, budget), ...kept];
+  // The run's groups recur all along, over the ending too: where it begins is read from the others.
+  const runFrom = tail[quiet]!.line;
+  const before = groups.filter((g) => g.lastLine < runFrom);
+  return [...ending(tail.slice(0, quiet), before, budget), ...kept];
 }
 
 /** Of a quiet run that ends the input, its last lines shown: the input's very end. */
@@ -62,24 +65,32 @@ function quietFrom(tail: readonly TailLine[], groups: readonly GroupStat[]): num
 
 /**
  * Of the last ENDING_LINES of `all`: the ending begins at the earliest line L where no
- * group begins before L and ends at or after it, after a body; of it, or else of the last
- * TAIL_LINES, as many last lines as fit `budget` bytes are shown, ALWAYS_LINES at least.
+ * group begins before L and ends at or after it, after a body; of it and the
+ * CONTEXT_LINES before it, or else of the last TAIL_LINES, as many last lines as fit
+ * `budget` bytes are shown, ALWAYS_LINES at least.
  */
 function ending(all: readonly TailLine[], groups: readonly GroupStat[], budget: number): TailLine[] {
-  const tail = all.slice(Math.max(0, all.length - ENDING_LINES));
-  const always = Math.max(0, tail.length - ALWAYS_LINES);
-  const least = Math.max(0, tail.length - TAIL_LINES);
+  const offset = Math.max(0, all.length - ENDING_LINES);
+  const always = Math.max(0, all.length - ALWAYS_LINES);
+  const least = Math.max(offset, all.length - TAIL_LINES);
   let begins = -1;
-  for (let k = 0; k < least && begins < 0; k++) if (beginsEnding(tail[k]!.line, groups)) begins = k;
-  const stop = begins >= 0 && afterBody(tail[begins]!.line, groups) ? begins : least;
-  let from = tail.length;
+  for (let k = offset; k < least && begins < 0; k++) if (beginsEnding(all[k]!.line, groups)) begins = k;
+  const stop = begins >= 0 && afterBody(all[begins]!.line, groups) ? Math.max(0, begins - CONTEXT_LINES) : least;
+  let from = all.length;
   for (let bytes = 0; from > stop; from--) {
-    const b = printed(tail[from - 1]!);
+    const b = printed(all[from - 1]!);
     if (from <= always && bytes + b > budget) break;
     bytes += b;
   }
-  return tail.slice(from);
+  return all.slice(from);
 }
+
+/**
+ * An ending is shown with the lines just before it, the body's last records: what the run
+ * was doing when it failed (`processing initech ...` before Tcl's error, the batch whose
+ * values a traceback then chokes on), as `grep -B` would. The first cut when bytes run out.
+ */
+const CONTEXT_LINES = 2;
 
 const printed = (l: TailLine): number => Math.min(l.text.length, LINE_CHARS) + 8;
 
