@@ -335,6 +335,8 @@ test('a failure followed by the service\'s routine run: the ending before the ru
   t.deepEqual(texts.slice(-QUIET_KEPT), lines.slice(-QUIET_KEPT), 'the input\'s very end');
   t.deepEqual(texts.slice(-QUIET_KEPT - failure.length, -QUIET_KEPT), failure, 'the failure, right before the gap');
   t.is(tail[tail.length - QUIET_KEPT]!.line - tail[tail.length - QUIET_KEPT - 1]!.line - 1, 20 - QUIET_KEPT);
+  // Said in the JSON too: what the model reads of --json or a partial is the same boundary.
+  t.deepEqual(r.read.tailLeftOut, { afterLine: 903, lines: 20 - QUIET_KEPT });
   t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 3000 }), r, 'the same ending whatever the chunks');
   const screen = renderLogText(r, 10_000).slice(0, 4096);
   t.true(screen.includes('the routine run they end with left out:') && screen.includes(`(${20 - QUIET_KEPT} more lines, routine: info groups that recur)`), screen);
@@ -345,6 +347,7 @@ test('a failure followed by the service\'s routine run: the ending before the ru
   const erring = lines.map((l, i) => (i % 25 === 0 ? l.replace(/INFO|WARN/, 'ERROR') : l));
   const routine = await condense(`${erring.join('\n')}\n`, { top: 30 });
   t.is(routine.read.tail?.length, TAIL_LINES);
+  t.is(routine.read.tailLeftOut, undefined);
   t.true(renderLogText(routine, 10_000).includes('last lines, as tail shows them:'));
 });
 

@@ -111,8 +111,10 @@ export interface LogRead {
   notes: string[];
   /** Inputs that are crash reports, read as such: each is shown as a crash, apart from the log lines. */
   crashes?: CrashInput[];
-  /** The last input's last lines, redacted, as `tail` would show them (more when they are its own ending; the line numbers jump where a routine run the input ends with is left out: rank/ending.ts). */
+  /** The last input's last lines, redacted, as `tail` would show them (more when they are its own ending: rank/ending.ts). */
   tail?: TailLine[];
+  /** Where `tail` leaves out the routine run the input ends with: after which of its lines, and how many (rank/ending.ts). */
+  tailLeftOut?: { afterLine: number; lines: number };
 }
 
 export interface LogResult {

@@ -43,6 +43,15 @@ export function endingLines(tail: readonly TailLine[], groups: readonly GroupSta
   return [...ending(tail.slice(0, quiet), before, budget), ...kept];
 }
 
+/** Where the lines endingLines gave leave out a quiet run: after which line, how many. */
+export function tailLeftOut(shown: readonly TailLine[]): { afterLine: number; lines: number } | undefined {
+  for (let i = 1; i < shown.length; i++) {
+    const lines = shown[i]!.line - shown[i - 1]!.line - 1;
+    if (lines > 0) return { afterLine: shown[i - 1]!.line, lines };
+  }
+  return undefined;
+}
+
 /** Of a quiet run that ends the input, its last lines shown: the input's very end. */
 export const QUIET_KEPT = 2;
 

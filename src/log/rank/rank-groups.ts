@@ -3,7 +3,7 @@ import type { InputRead, LogRead, LogResult, ShownGroup, SeverityCount } from '.
 import { SEVERITIES, severityName, type SeverityName } from '../model/severity.js';
 import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
-import { endingLines } from './ending.js';
+import { endingLines, tailLeftOut } from './ending.js';
 import { findLateErrors } from './late-errors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
@@ -31,7 +31,8 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAl
   // As much of the input's end as is its own ending; then the errors the run ends with
   // come first when ranking puts them past the first screen and that ending.
   const tail = readAll.tail === undefined ? undefined : endingLines(readAll.tail, all);
-  const read: LogRead = tail === undefined ? readAll : { ...readAll, tail };
+  const leftOut = tail === undefined ? undefined : tailLeftOut(tail);
+  const read: LogRead = tail === undefined ? readAll : { ...readAll, tail, ...(leftOut !== undefined ? { tailLeftOut: leftOut } : {}) };
   const late = findLateErrors(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
   const ranked = all.slice(0, top);

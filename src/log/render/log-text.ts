@@ -68,18 +68,14 @@ export function renderLogText(r: LogResult, budget: number): string {
   const tail = r.read.tail ?? [];
   if (tail.length > 0) {
     const width = n(tail[tail.length - 1]!.line).length;
-    // Where the numbers jump, the routine run the input ends with is left out (rank/ending.ts).
+    // Where a routine run the input ends with is left out (rank/ending.ts), it is said there.
+    const leftOut = r.read.tailLeftOut;
     let lines = '';
-    let jumped = false;
-    tail.forEach((l, i) => {
-      const gap = i === 0 ? 0 : l.line - tail[i - 1]!.line - 1;
-      if (gap > 0) {
-        jumped = true;
-        lines += `${' '.repeat(width)}  (${plural(gap, 'more line')}, routine: info groups that recur)\n`;
-      }
+    for (const l of tail) {
       lines += `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`;
-    });
-    body += `${jumped ? 'last lines, the routine run they end with left out:' : 'last lines, as tail shows them:'}\n${lines}`;
+      if (l.line === leftOut?.afterLine) lines += `${' '.repeat(width)}  (${plural(leftOut.lines, 'more line')}, routine: info groups that recur)\n`;
+    }
+    body += `${leftOut !== undefined ? 'last lines, the routine run they end with left out:' : 'last lines, as tail shows them:'}\n${lines}`;
   }
   // The header says how many groups are printed: as many as fit, the header's own length included.
   const blocks = r.groups.map((g, i) => {
