@@ -343,6 +343,12 @@ test('a failure followed by the service\'s routine run: the ending before the ru
   for (const f of failure) t.true(screen.includes(f), f);
   // Ranked as what they are: a located complaint is an error though it names no level.
   t.deepEqual(failure.map((f) => find(r, f.slice(0, 12))?.severity), ['error', 'error', 'error']);
+  // However long the run (up to what reading keeps): a supervisor's heartbeats for 150 lines.
+  const long = recurringService(1050).trimEnd().split('\n');
+  const longText = `${[...long.slice(0, 900), ...failure, ...long.slice(900)].join('\n')}\n`;
+  const longTail = (await condense(longText, { top: 30, workers: 2, chunkBytes: 5000 })).read;
+  t.deepEqual(longTail.tailLeftOut, { afterLine: 903, lines: 150 - QUIET_KEPT });
+  t.deepEqual(longTail.tail?.slice(-QUIET_KEPT - failure.length, -QUIET_KEPT).map((l) => l.text), failure);
   // A service whose own errors recur to the end (log show's stream): no gap, tail's ten.
   const erring = lines.map((l, i) => (i % 25 === 0 ? l.replace(/INFO|WARN/, 'ERROR') : l));
   const routine = await condense(`${erring.join('\n')}\n`, { top: 30 });
@@ -360,6 +366,9 @@ test('a located complaint opens an error record, a warning when it says so, wors
     ['tar: /srv/archive.tar: Cannot open: No such file or directory', 'error'],
     ["main.c:(.text+0x1e): undefined reference to `compute_total'", 'error'],
     ['run.sh: line 9:  4242 Segmentation fault      ./worker', 'critical'],
+    ['Use of uninitialized value $amount in concatenation (.) or string at report.pl line 7.', 'warning'],
+    ['Modification of non-creatable array value attempted, subscript -7 at /srv/report.pl line 13, <STDIN> line 4.', 'warning'],
+    ["Can't open /etc/app.conf: No such file or directory at load.pl line 9.", 'error'],
     ['debug1: /etc/ssh/ssh_config line 19: Applying options for *', 'info'],
     ['rootdir: /tmp/project', 'info'],
   ];

@@ -127,6 +127,13 @@ function afterName(levels: string): RegExp {
 const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:[\w.+\-]+: (?:line \d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
 const LOCATED_WARNING = new RegExp(`${LOCATED}(?=.*\\b(?:[Ww]arning|WARNING)\\b)`);
 const LOCATED_ERROR = new RegExp(LOCATED);
+/**
+ * Perl's `warn` and `die` name the place at the end, alike (`Use of uninitialized value
+ * ... at report.pl line 7.`, `Can't open x: No such file ... at y.pl line 9, <STDIN> line
+ * 2.`): at least a warning, worse when its words say worse. Read at the end of the
+ * line's start that shapeOf is given: a line longer than that is not read as one.
+ */
+const LOCATED_AT_END = /^\S.* at \S+ line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
 
 /**
  * Lines that start a record of their own, with the severity they carry. The forms are those
@@ -147,6 +154,7 @@ const OPENERS: [RegExp, Severity, number][] = [
   [afterName('note|NOTE|Note|help'), Severity.Notice, Shape.LevelWord],
   [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
   [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
+  [LOCATED_AT_END, Severity.Warning, Shape.LevelWord],
   [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
   [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
@@ -200,7 +208,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
         shape |= bit;
         // A located complaint's form says only that something went wrong there; its words
         // may say worse (`run.sh: line 9: 4242 Segmentation fault ./worker`).
-        out.severity = re === LOCATED_ERROR || re === LOCATED_WARNING ? (Math.min(severity, fromWords(body)) as Severity) : severity;
+        out.severity = re === LOCATED_ERROR || re === LOCATED_WARNING || re === LOCATED_AT_END ? (Math.min(severity, fromWords(body)) as Severity) : severity;
         break;
       }
     }

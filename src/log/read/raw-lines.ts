@@ -12,8 +12,8 @@ export const TAIL_LINES = 10;
 /** and the most kept: the ranking shows more of them when they are the input's own ending (rank/ending.ts). */
 export const ENDING_LINES = 20;
 /** The lines kept: an ending followed by a routine run of the service's records is found before that run (rank/ending.ts). */
-export const KEPT_LINES = 60;
-const TAIL_BYTES = 8 * 1024;
+export const KEPT_LINES = 250;
+const TAIL_BYTES = 32 * 1024;
 
 /** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
 export const SMALL_INPUT_BYTES = 3 * 1024;
