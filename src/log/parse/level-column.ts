@@ -1,5 +1,5 @@
 /**
- * A log's level column, learned from its head: the whitespace-separated token position
+ * A log's level column, learned from its head: the token position (blanks or bars between)
  * whose values come from a small set of level words (any case: `INFO`, `Info`, `info`),
  * written bare, bracketed, keyed (`level=warn`), or before a worker name as Celery does
  * (`WARNING/ForkPoolWorker-2]`), or from single letters where the format uses them
@@ -29,15 +29,18 @@ const MIN_SHARE = 0.6;
 const MIN_LETTER_SHARE = 0.8;
 const MIN_LINES = 3;
 
-/** Finds the n-th whitespace-separated token of `line` from `from`; false when there is none. */
+/** Between a header's tokens: blanks, and the bars some writers use instead (`...,745|DEBUG|scheduler|`). */
+const isSeparator = (c: number): boolean => c === 32 || c === 9 || c === 124;
+
+/** Finds the n-th token of `line` from `from` (see isSeparator); false when there is none. */
 export function nthToken(line: string, from: number, n: number, out: TimestampMatch): boolean {
   let i = from;
   const len = line.length;
   for (let k = 0; ; k++) {
-    while (i < len && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    while (i < len && isSeparator(line.charCodeAt(i))) i++;
     if (i >= len) return false;
     let j = i;
-    while (j < len && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
+    while (j < len && !isSeparator(line.charCodeAt(j))) j++;
     if (k === n) {
       out.start = i;
       out.end = j;

@@ -2,7 +2,7 @@ import type { FormatInfo } from '../model/format.js';
 import { charIndex, LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
 import { TemplateScanner } from './template.js';
-import { epochToIso, matchTimestampAt, type TimestampMatch } from './timestamp.js';
+import { epochToIso, matchTimestampAt, stampFrom, type TimestampMatch } from './timestamp.js';
 
 /**
  * Header fields sit in a line's first bytes: they are read from this much of it, decoded
@@ -244,6 +244,8 @@ export class LineParser {
       } else {
         p += 1;
       }
+    } else {
+      p = stampFrom(prefix, p);
     }
     const ts = this.#ts;
     if (!matchTimestampAt(prefix, p, ts)) {
@@ -252,9 +254,11 @@ export class LineParser {
       ts.start = ts.end = p;
     }
     let msg = ts.end;
+    // The rest of a bracketed stamp is header too (Ruby's `[2024-06-03T09:00:00.902001 #23933]`).
+    if (ts.start > 0 && prefix.charCodeAt(ts.start - 1) === 91 /* [ */ && prefix.charCodeAt(msg) === 32) msg = prefix.indexOf(']', msg) + 1;
     while (msg < prefix.length) {
       const c = prefix.charCodeAt(msg);
-      if (c === 32 || c === 9 || c === 93 /* ] */) msg++;
+      if (c === 32 || c === 9 || c === 93 /* ] */ || c === 124 /* | */) msg++;
       else break;
     }
     this.time = epochToIso(prefix.slice(ts.start, ts.end));

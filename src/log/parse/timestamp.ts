@@ -57,6 +57,16 @@ export function matchTimestampAt(line: string, pos: number, out: TimestampMatch)
 }
 
 /**
+ * Where a line's timestamp may start, from `pos`: past the level letter Ruby's Logger
+ * writes before its bracketed time (`E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app:
+ * ...`; the level's word follows the time, where the level column finds it).
+ */
+export function stampFrom(line: string, pos: number): number {
+  const c = line.charCodeAt(pos);
+  return c >= 65 && c <= 90 && line.charCodeAt(pos + 1) === 44 && line.charCodeAt(pos + 2) === 32 && line.charCodeAt(pos + 3) === 91 ? pos + 3 : pos;
+}
+
+/**
  * A bare Unix epoch (seconds, milliseconds, microseconds or nanoseconds, 2001..2286) as an
  * ISO time; anything else as it is. JSON logs write `time: 1764600031174`; a reader wants a date.
  */

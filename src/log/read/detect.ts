@@ -1,7 +1,7 @@
 import { PLAIN, type FormatInfo } from '../model/format.js';
 import { detectLevelColumn } from '../parse/level-column.js';
 import { isLogShowFrame } from '../parse/line-parser.js';
-import { matchTimestampAt, type TimestampMatch } from '../parse/timestamp.js';
+import { matchTimestampAt, stampFrom, type TimestampMatch } from '../parse/timestamp.js';
 import { traceKeyOf } from '../parse/trace-id.js';
 
 /** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */
@@ -44,7 +44,7 @@ function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detect
     const c = line.charCodeAt(0);
     if (line.trim() === '' || c === 32 || c === 9) continue;
     if (info.timestamped) {
-      const pos = c === 60 ? Math.max(0, line.indexOf('>') + 1) : 0;
+      const pos = c === 60 ? Math.max(0, line.indexOf('>') + 1) : stampFrom(line, 0);
       if (!matchTimestampAt(line, pos, m)) continue;
     }
     lines.push(line);
@@ -95,7 +95,7 @@ function detectLayout(head: string): FormatInfo {
       ghPrefixed++;
       if (GH_RUN_VIEW.test(line)) ghRunView++;
     }
-    let pos = 0;
+    let pos = stampFrom(line, 0);
     if (line.charCodeAt(0) === 60) pos = Math.max(0, line.indexOf('>') + 1);
     if (matchTimestampAt(line, pos, m)) {
       stamped++;
