@@ -370,6 +370,7 @@ test('a located complaint opens an error record, a warning when it says so, wors
     ['Modification of non-creatable array value attempted, subscript -7 at /srv/report.pl line 13, <STDIN> line 4.', 'warning'],
     ["Can't open /etc/app.conf: No such file or directory at load.pl line 9.", 'error'],
     ['debug1: /etc/ssh/ssh_config line 19: Applying options for *', 'info'],
+    ['Reading: /etc/app/conf.d: done', 'info'],
     ['rootdir: /tmp/project', 'info'],
   ];
   for (const [line, severity] of lines) {

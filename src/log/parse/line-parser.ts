@@ -255,7 +255,10 @@ export class LineParser {
     }
     let msg = ts.end;
     // The rest of a bracketed stamp is header too (Ruby's `[2024-06-03T09:00:00.902001 #23933]`).
-    if (ts.start > 0 && prefix.charCodeAt(ts.start - 1) === 91 /* [ */ && prefix.charCodeAt(msg) === 32) msg = prefix.indexOf(']', msg) + 1;
+    if (ts.start > 0 && prefix.charCodeAt(ts.start - 1) === 91 /* [ */ && prefix.charCodeAt(msg) === 32) {
+      const close = prefix.indexOf(']', msg);
+      if (close > msg) msg = close + 1;
+    }
     while (msg < prefix.length) {
       const c = prefix.charCodeAt(msg);
       if (c === 32 || c === 9 || c === 93 /* ] */ || c === 124 /* | */) msg++;

@@ -121,10 +121,12 @@ function afterName(levels: string): RegExp {
  * A program's complaint that names where it went wrong but no level word, as shells, stream
  * editors, compressors and linkers print to stderr: `run.sh: line 12: cfg: command not
  * found`, `prog: file x.awk line 3: ...`, `sed: x.sed:2: unknown command`, `gzip:
- * /srv/a.csv: not in gzip format`, `main.c:(.text+0x1e): undefined reference to ...`. A
- * program's own debug trace (`debug1: /etc/ssh/ssh_config line 19: ...`) is not one.
+ * /srv/a.csv: not in gzip format`, `main.c:(.text+0x1e): undefined reference to ...`.
+ * Programs are named in lower case; a capitalised label is prose (`Reading: /etc/x:
+ * done`). A program's own debug trace (`debug1: /etc/ssh/ssh_config line 19: ...`) is
+ * not one.
  */
-const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:[\w.+\-]+: (?:line \d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
+const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:[a-z][\w.+\-]*: (?:line \d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
 const LOCATED_WARNING = new RegExp(`${LOCATED}(?=.*\\b(?:[Ww]arning|WARNING)\\b)`);
 const LOCATED_ERROR = new RegExp(LOCATED);
 /**

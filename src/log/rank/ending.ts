@@ -61,12 +61,13 @@ export const QUIET_KEPT = 2;
  * The run is the last lines after every line of a loud group: one that is rare (fewer
  * than MIN_BODY_RECORDS records), or a warning or worse begun within the lines kept. A
  * service's own errors that recur all along are its routine too. The run counts when it
- * is TAIL_LINES or more long and something is kept before it. Gives the run's first index in `tail`, or -1.
+ * is TAIL_LINES or more long and something is kept before it. Gives the run's first
+ * index in `tail`, or -1.
  */
 function quietFrom(tail: readonly TailLine[], groups: readonly GroupStat[]): number {
-  const kept = tail[0]?.line ?? 0;
+  const firstKept = tail[0]?.line ?? 0;
   let loud = 0;
-  for (const g of groups) if ((g.records < MIN_BODY_RECORDS || (g.severity <= Severity.Warning && g.firstLine >= kept)) && g.lastLine > loud) loud = g.lastLine;
+  for (const g of groups) if ((g.records < MIN_BODY_RECORDS || (g.severity <= Severity.Warning && g.firstLine >= firstKept)) && g.lastLine > loud) loud = g.lastLine;
   let from = tail.length;
   while (from > 0 && tail[from - 1]!.line > loud) from--;
   return from > 0 && tail.length - from >= TAIL_LINES ? from : -1;
