@@ -407,3 +407,14 @@ test("Ruby's Logger (the level's letter, then the time in brackets with the pid)
     }
   }
 });
+
+test("the last lines are numbered as the groups are, when the input ends with blank lines or a line of terminal colours alone", async (t) => {
+  const body = `${recurringService(300)}2025-01-01T01:00:00Z ERROR final failure xyz\n`;
+  for (const end of ['\n\n', '\x1b[0m\x1b[0m', '\x1b[0m\n', '']) {
+    const r = await condense(body + end, { top: 30 });
+    const failure = find(r, 'final failure')!;
+    const shown = r.read.tail?.find((l) => l.text.includes('final failure'));
+    t.is(shown?.line, failure.firstLine, JSON.stringify(end));
+    t.is(failure.firstLine, 301);
+  }
+});

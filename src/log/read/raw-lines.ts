@@ -64,8 +64,8 @@ export class RawLines {
     const start = Math.max(first, end - KEPT_LINES);
     // Line numbers count from the end of the input: its last line is the one before the first of the next.
     const lastLine = input.firstLine + input.lines - 1;
-    const total = lines.length - (lines.length > 0 && lines[lines.length - 1] === '' ? 1 : 0);
-    return lines.slice(start, end).map((text, i) => ({ line: lastLine - (total - 1 - (start + i)), text }));
+    // Every piece is a line (wholeLines makes none after the last newline), blank or not.
+    return lines.slice(start, end).map((text, i) => ({ line: lastLine - (lines.length - 1 - (start + i)), text }));
   }
 
   /** A small input's lines, when it is one to show whole: JSON lines say more as groups (their messages). */
