@@ -371,6 +371,10 @@ test('a located complaint opens an error record, a warning when it says so, wors
     ["Can't open /etc/app.conf: No such file or directory at load.pl line 9.", 'error'],
     ['debug1: /etc/ssh/ssh_config line 19: Applying options for *', 'info'],
     ['Reading: /etc/app/conf.d: done', 'info'],
+    ["/usr/bin/ld: /tmp/ccqbSkRe.o: in function `main':", 'error'],
+    ['/bin/sh: 1: helmfile: not found', 'error'],
+    ['help: consider using `Option::expect` to unwrap the value, panicking if it is `None`', 'notice'],
+    ['npm silly placeDep ROOT es-errors@1.3.0 OK for: get-intrinsic@1.2.4', 'info'],
     ['rootdir: /tmp/project', 'info'],
   ];
   for (const [line, severity] of lines) {

@@ -120,13 +120,14 @@ function afterName(levels: string): RegExp {
 /**
  * A program's complaint that names where it went wrong but no level word, as shells, stream
  * editors, compressors and linkers print to stderr: `run.sh: line 12: cfg: command not
- * found`, `prog: file x.awk line 3: ...`, `sed: x.sed:2: unknown command`, `gzip:
- * /srv/a.csv: not in gzip format`, `main.c:(.text+0x1e): undefined reference to ...`.
- * Programs are named in lower case; a capitalised label is prose (`Reading: /etc/x:
- * done`). A program's own debug trace (`debug1: /etc/ssh/ssh_config line 19: ...`) is
- * not one.
+ * found`, dash's `/bin/sh: 1: cfg: not found`, `prog: file x.awk line 3: ...`, `sed:
+ * x.sed:2: unknown command`, `gzip: /srv/a.csv: not in gzip format`,
+ * `main.c:(.text+0x1e): undefined reference to ...`. Programs are named in lower case, by
+ * a path or not (`/usr/bin/ld: /tmp/cc1.o: in function ...`); a capitalised label is prose
+ * (`Reading: /etc/x: done`). A program's own debug trace (`debug1: /etc/ssh/ssh_config
+ * line 19: ...`) is not one.
  */
-const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:[a-z][\w.+\-]*: (?:line \d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
+const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:(?:\/[\w.+\-]+)*\/?[a-z][\w.+\-]*: (?:line \d+: |\d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
 const LOCATED_WARNING = new RegExp(`${LOCATED}(?=.*\\b(?:[Ww]arning|WARNING)\\b)`);
 const LOCATED_ERROR = new RegExp(LOCATED);
 /**
@@ -157,7 +158,8 @@ const OPENERS: [RegExp, Severity, number][] = [
   [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
   [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
   [LOCATED_AT_END, Severity.Warning, Shape.LevelWord],
-  [/^\[?(?:NOTICE|Notice|note|hint)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
+  // rustc's and others' `help:` under an error is advice, whatever its words (`... panicking if ...`).
+  [/^\[?(?:NOTICE|Notice|note|hint|help)\b(?:\]|:)/, Severity.Notice, Shape.LevelWord],
   [/^\[?(?:INFO|Info|DEBUG|Debug|TRACE)\b(?:\]|: )/, Severity.Info, Shape.LevelWord],
   [new RegExp(`^(?:ok \\d|(?:${utf8('✔|✓|√')}) )`), Severity.Info, Shape.Opener],
 ];
