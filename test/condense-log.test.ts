@@ -422,3 +422,11 @@ test("the last lines are numbered as the groups are, when the input ends with bl
     t.is(failure.firstLine, 301);
   }
 });
+
+test("where a compiler's diagnostic points (rustc's `-->` line) is shown under it, the first place only", async (t) => {
+  const diagnostic = ['error[E0308]: mismatched types', '  --> billing/src/lib.rs:4:28', '   |', '4  |     let total: u64 = prices.get(0);', '   |                ---   ^^^^^^^^^^^^^^ expected `u64`, found `Option<&u64>`', '   |', '  ::: /rustc/library/core/src/slice/mod.rs:1:1', '  --> billing/src/other.rs:9:1', ''];
+  const r = await condense(`${recurringService(200)}${diagnostic.join('\n')}\n${recurringService(30)}`, { top: 30 });
+  const g = find(r, 'mismatched types')!;
+  t.true(g.exampleMore.includes(diagnostic[1]!), JSON.stringify(g.exampleMore));
+  t.false(g.exampleMore.includes(diagnostic[7]!), JSON.stringify(g.exampleMore));
+});

@@ -53,6 +53,8 @@ interface KeptLine {
 const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference|Which is)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
 /** Words of an assertion's report: under them, a diff line is a failed assertion's. */
 const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
+/** Where a compiler's diagnostic points, on a line of its own (rustc's `  --> billing/src/lib.rs:4:28`). */
+const POINTS_AT = /^\s*--> \S+:\d+(?::\d+)?\s*$/;
 const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 const MAX_DETAIL_LINES = 6;
@@ -126,6 +128,8 @@ class OpenRecord {
   #announcing: KeptLine | undefined;
   /** The record speaks of expected and actual values (undefined: its head not looked at yet). */
   #assertionReport: boolean | undefined;
+  /** Whether a line that says where the diagnostic points has been kept (POINTS_AT). */
+  #pointed = false;
 
   #keep(l: ReadLine): KeptLine {
     return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
@@ -173,6 +177,7 @@ class OpenRecord {
     this.#announced = endsWithColon(reader.line);
     this.#announcing = undefined;
     this.#assertionReport = undefined;
+    this.#pointed = false;
   }
 
   /** A continuation line (blank lines included: `blank`). */
@@ -237,6 +242,11 @@ class OpenRecord {
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
     if (!isFrame) {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
+      // The place the diagnostic is about is shown: the first the record names.
+      if (!this.#pointed && POINTS_AT.test(text)) {
+        this.#pointed = true;
+        this.#detail(this.#keep(line));
+      }
       // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
       // the record is about, without raising it: passing runs print them too.
       if (shape & Shape.Diagnostic || reader.explainsContext) {
