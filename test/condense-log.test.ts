@@ -430,3 +430,15 @@ test("where a compiler's diagnostic points (rustc's `-->` line) is shown under i
   t.true(g.exampleMore.includes(diagnostic[1]!), JSON.stringify(g.exampleMore));
   t.false(g.exampleMore.includes(diagnostic[7]!), JSON.stringify(g.exampleMore));
 });
+
+test("a JSON record's example in the text has its stack cut to the first line, so the fields after it show; --json keeps it whole", async (t) => {
+  const stack = 'TypeError: Cannot read properties of undefined (reading \'amount\')\n    at total (/srv/app/server.js:7:42)\n    at Server.<anonymous> (/srv/app/server.js:20:24)\n    at Server.emit (node:events:524:28)';
+  let text = '';
+  for (let i = 0; i < 50; i++) text += `${JSON.stringify({ level: 30, time: 1796285769000 + i, msg: 'incoming request', reqId: `req-${i}` })}\n`;
+  const failing = JSON.stringify({ level: 50, time: 1796285769597, reqId: 'req-3e', err: { type: 'TypeError', message: "Cannot read properties of undefined (reading 'amount')", stack: `${stack}${'\n    at x (/srv/app/lib.js:1:1)'.repeat(6)}` }, cartId: 'c317', msg: 'failed to compute cart total' });
+  const r = await condense(`${text}${failing}\n${text}`, { top: 30 });
+  const g = find(r, 'failed to compute cart total')!;
+  t.is(g.example, failing);
+  const screen = renderLogText(r, 10_000);
+  t.true(screen.includes('(9 more lines)"},"cartId":"c317"'), screen);
+});

@@ -161,9 +161,31 @@ function renderGroup(g: ShownGroup): string {
     s += `  preceded by: ${cell(p.template, 100)} (${p.severity}, ${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
   }
   const exampleMessage = g.exampleTemplateAt < 0 ? 0 : afterTokens(g.example, g.exampleTemplateAt, headerTokens);
-  s += `  e.g. ${headerThenMessage(g.example, exampleMessage)}\n`;
+  s += `  e.g. ${headerThenMessage(g.exampleTemplateAt < 0 ? withoutStackFrames(g.example) : g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
   if (g.exampleMoreLines > 0) s += `     (${plural(g.exampleMoreLines, 'more line', 'more lines')})\n`;
   for (const other of g.also ?? []) s += `  also ${headerThenMessage(other, 0)}\n`;
   return s;
+}
+
+/**
+ * A JSON record's example with each stack trace cut to its first line: the frames (the
+ * program's own one is shown under the example) give way to the fields written after
+ * them (pino's `"cartId":"c317"` after `err.stack`). Lines cut are counted in place.
+ * `--json` keeps the example whole.
+ */
+function withoutStackFrames(example: string): string {
+  if (example.charCodeAt(0) !== 123 /* { */ || !example.includes('"stack"')) return example;
+  try {
+    const record: unknown = JSON.parse(example);
+    // Only where writing it again gives back the same text (no spaces, no number rounded).
+    if (JSON.stringify(record) !== example) return example;
+    return JSON.stringify(record, (key, value: unknown) => {
+      if (key !== 'stack' || typeof value !== 'string') return value;
+      const lines = value.split('\n');
+      return lines.length === 1 ? value : `${lines[0]} (${plural(lines.length - 1, 'more line')})`;
+    });
+  } catch {
+    return example;
+  }
 }
