@@ -339,7 +339,7 @@ test('a failure followed by the service\'s routine run: the ending before the ru
   t.deepEqual(r.read.tailLeftOut, { afterLine: 903, lines: 20 - QUIET_KEPT });
   t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 3000 }), r, 'the same ending whatever the chunks');
   const screen = renderLogText(r, 10_000).slice(0, 4096);
-  t.true(screen.includes('the routine run they end with left out:') && screen.includes(`(${20 - QUIET_KEPT} more lines, routine: info groups that recur)`), screen);
+  t.true(screen.includes('the routine run they end with left out:') && screen.includes(`(${20 - QUIET_KEPT} more lines, routine: groups that recur all along)`), screen);
   for (const f of failure) t.true(screen.includes(f), f);
   // Ranked as what they are: a located complaint is an error though it names no level.
   t.deepEqual(failure.map((f) => find(r, f.slice(0, 12))?.severity), ['error', 'error', 'error']);

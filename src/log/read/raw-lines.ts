@@ -52,7 +52,7 @@ export class RawLines {
     }
   }
 
-  /** The latest input's last KEPT_LINES lines (as TAIL_BYTES allow) (trailing blank lines left out), with their line numbers. */
+  /** The latest input's last KEPT_LINES lines, as TAIL_BYTES allow, trailing blank lines left out, with their line numbers. */
   tail(inputs: InputRead[]): TailLine[] | undefined {
     if (this.#tailInfo === undefined) return undefined;
     const input = inputs[this.#tailInput]!;

@@ -73,7 +73,7 @@ export function renderLogText(r: LogResult, budget: number): string {
     let lines = '';
     for (const l of tail) {
       lines += `${n(l.line).padStart(width)}| ${cell(l.text, MESSAGE_CHARS)}\n`;
-      if (l.line === leftOut?.afterLine) lines += `${' '.repeat(width)}  (${plural(leftOut.lines, 'more line')}, routine: info groups that recur)\n`;
+      if (l.line === leftOut?.afterLine) lines += `${' '.repeat(width)}  (${plural(leftOut.lines, 'more line')}, routine: groups that recur all along)\n`;
     }
     body += `${leftOut !== undefined ? 'last lines, the routine run they end with left out:' : 'last lines, as tail shows them:'}\n${lines}`;
   }
