@@ -442,3 +442,25 @@ test("a JSON record's example in the text has its stack cut to the first line, s
   const screen = renderLogText(r, 10_000);
   t.true(screen.includes('(9 more lines)"},"cartId":"c317"'), screen);
 });
+
+test("docker compose's output: each line's service prefix is read past, so a service's traceback is one record and its lines' times are found", async (t) => {
+  let text = 'Attaching to api-1, worker-1\n';
+  for (let i = 0; i < 300; i++) {
+    const stamp = `2026-12-03T08:18:${String(i % 60).padStart(2, '0')}.${String(100 + i)}Z`;
+    text += i % 2 === 0 ? `api-1     | ${stamp} [api] GET /orders/${1000 + i} 200 ${i % 40}ms\n` : `worker-1  | ${stamp.replace('T', ' ').replace('Z', '')} INFO worker: order ${i} labelled\n`;
+  }
+  const traceback = ['worker-1  | Traceback (most recent call last):', 'worker-1  |   File "/app/worker.py", line 13, in <module>', 'worker-1  |     label = ship(order)', 'worker-1  |   File "/app/worker.py", line 6, in ship', "worker-1  |     addr = order['shipping_address']", "worker-1  | KeyError: 'shipping_address'"];
+  text += `${traceback.join('\n')}\nworker-1 exited with code 1\n${text.split('\n').slice(1, 40).join('\n')}\n`;
+  const r = await condense(text, { top: 30 });
+  t.is(r.format, 'timestamped log');
+  const g = find(r, 'Traceback (most recent call last)')!;
+  t.is(g.severity, 'error');
+  t.is(g.lines, traceback.length, 'the traceback is one record');
+  t.true(g.exampleMore.includes(traceback[5]!), JSON.stringify(g.exampleMore));
+  t.true(find(r, 'GET /orders')!.firstTime !== null);
+  t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 2000 }), r, 'the same whatever the chunks');
+  // A log where only a few lines start with a word and a bar is no compose output.
+  const some = `${recurringService(200)}INFO | a table row\nname | value\n`;
+  t.is((await condense(some, { top: 30 })).format, 'timestamped log');
+  t.is(find(await condense(some, { top: 30 }), 'handled job')!.template.startsWith('INFO'), true);
+});

@@ -17,6 +17,11 @@ export interface FormatInfo {
   hasTtl: boolean;
   /** `gh run view --log` lines start with `job<TAB>step<TAB>`: the timestamp follows two tabs. */
   leadingTabFields: number;
+  /**
+   * docker compose's `worker-1  | ` before every line: headers and record shapes are read
+   * past it, templates keep it (the service is part of the event).
+   */
+  namePrefix?: true;
   /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
   traceKey?: string;
   /** The token position of the log's own level column, if it has one. */

@@ -120,7 +120,8 @@ export class LineParser {
     if (opener === undefined && buf[s] === 123 /* { */ && buf[e - 1] === 125 /* } */ && this.#json(buf, s, e)) return;
     const info = this.#info;
     const contentStart = bomLength(buf, s);
-    const p = afterTabFields(prefix, contentStart, info.leadingTabFields);
+    const fields = afterTabFields(prefix, contentStart, info.leadingTabFields);
+    const p = info.namePrefix ? fields + namePrefixLength(prefix.slice(fields)) : fields;
     this.time = '';
     let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
     if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
@@ -234,7 +235,8 @@ export class LineParser {
     // p walks the prefix; p is also the byte offset from s.
     const contentStart = bomLength(buf, s);
     let p = afterTabFields(prefix, contentStart, info.leadingTabFields);
-    // A job and step (gh run view) are part of the event; a syslog <PRI> is not.
+    if (info.namePrefix) p += namePrefixLength(prefix.slice(p));
+    // A job and step (gh run view) and a service's name (compose) are part of the event; a syslog <PRI> is not.
     const fieldsEnd = p;
     const declared = this.#priOrGlog(prefix, p);
     if (declared !== undefined) {
@@ -278,6 +280,14 @@ export class LineParser {
 }
 
 const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);
+
+/** docker compose's service prefix: a name, padding, a bar (`worker-1  | `). */
+const NAME_PREFIX = /^[A-Za-z][\w.-]* *\| ?/;
+
+/** The length of a line's service prefix (FormatInfo.namePrefix), or 0. */
+export function namePrefixLength(prefix: string): number {
+  return NAME_PREFIX.exec(prefix)?.[0].length ?? 0;
+}
 
 /** Past `count` leading tab-separated fields (gh run view's job and step). */
 function afterTabFields(prefix: string, from: number, count: number): number {

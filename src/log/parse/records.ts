@@ -23,7 +23,7 @@
  */
 import type { FormatInfo } from '../model/format.js';
 import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
-import { isLogShowFrame, latin1, LineParser, PREFIX_BYTES } from './line-parser.js';
+import { isLogShowFrame, latin1, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
 import { Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
 import { mayNeedRedaction } from '../../redact/screen.js';
@@ -83,7 +83,7 @@ export class RecordReader {
   explainsContext = false;
   readonly #info: FormatInfo;
   #prefix = '';
-  /** The prefix past a memory checker's `==22307== ` (its lines' shapes are read from there), and that prefix's length. */
+  /** The prefix past a memory checker's `==22307== ` or a compose service's `worker-1  | ` (its lines' shapes are read from there), and that prefix's length. */
   #body = '';
   #bodyAt = 0;
   /** The current line's prefix had terminal colours, taken out of it. */
@@ -257,7 +257,7 @@ export class RecordReader {
 
   #setPrefix(prefix: string): void {
     this.#prefix = prefix;
-    this.#bodyAt = checkerPrefixLength(prefix);
+    this.#bodyAt = checkerPrefixLength(prefix) || (this.#info.namePrefix ? namePrefixLength(prefix) : 0);
     this.#body = this.#bodyAt === 0 ? prefix : prefix.slice(this.#bodyAt);
   }
 

@@ -1,6 +1,6 @@
 import { PLAIN, type FormatInfo } from '../model/format.js';
 import { detectLevelColumn } from '../parse/level-column.js';
-import { isLogShowFrame } from '../parse/line-parser.js';
+import { isLogShowFrame, namePrefixLength } from '../parse/line-parser.js';
 import { matchTimestampAt, stampFrom, type TimestampMatch } from '../parse/timestamp.js';
 import { traceKeyOf } from '../parse/trace-id.js';
 
@@ -23,10 +23,26 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
  * depend on where chunks fall, so they are made once, here.
  */
 export function detectFormat(head: string): FormatInfo {
-  const info = detectLayout(head);
+  const named = namePrefixed(head);
+  const info = detectLayout(head, named);
   const traceKey = traceKeyOf(head);
   const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
-  return { ...info, ...(traceKey !== undefined ? { traceKey } : {}), ...(levelColumn !== undefined ? { levelColumn } : {}) };
+  return { ...info, ...(named ? { namePrefix: true as const } : {}), ...(traceKey !== undefined ? { traceKey } : {}), ...(levelColumn !== undefined ? { levelColumn } : {}) };
+}
+
+/** Share of the head's lines with a service prefix (`worker-1  | `) that makes them docker compose's output. */
+const NAME_PREFIXED_SHARE = 0.8;
+
+/** Whether the head's lines are docker compose's: a service's name and a bar before nearly every one. */
+function namePrefixed(head: string): boolean {
+  let lines = 0;
+  let named = 0;
+  for (const line of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+    if (line.trim() === '') continue;
+    lines++;
+    if (namePrefixLength(line) > 0) named++;
+  }
+  return lines >= 3 && named >= lines * NAME_PREFIXED_SHARE;
 }
 
 /**
@@ -52,7 +68,7 @@ function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detect
   return detectLevelColumn(lines);
 }
 
-function detectLayout(head: string): FormatInfo {
+function detectLayout(head: string, named: boolean): FormatInfo {
   const lines = head.split('\n', DETECT_LINES + 1);
   // The last piece may be a cut line unless the head is the whole input; detection copes.
   let nonEmpty = 0;
@@ -95,7 +111,7 @@ function detectLayout(head: string): FormatInfo {
       ghPrefixed++;
       if (GH_RUN_VIEW.test(line)) ghRunView++;
     }
-    let pos = stampFrom(line, 0);
+    let pos = stampFrom(line, named ? namePrefixLength(line) : 0);
     if (line.charCodeAt(0) === 60) pos = Math.max(0, line.indexOf('>') + 1);
     if (matchTimestampAt(line, pos, m)) {
       stamped++;
