@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -29,6 +29,35 @@ test('real tools\' outputs, one after another: the same records for any worker c
     { workers: 0, chunkBytes: 50_000 },
   ]) {
     t.is(JSON.stringify(await condense(text, options)), reference, JSON.stringify(options));
+  }
+});
+
+test('a failed step\'s report shows the line printed just before it, the step\'s last word, whatever its level; in text and JSON', async (t) => {
+  const service = javaServiceLog(300);
+  const r = await condense(service + real('make-recipe-fail.log'));
+  const make = find(r, 'make: *** [Makefile:<NUM>: out/page<NUM>.html] Error <NUM>')!;
+  t.is(make.printedBefore, "render.py: src/page17.md: front matter has no 'title' field");
+  // The recipe's line says no level: it stays what it is, shown where make says the step failed.
+  t.is(find(r, 'front matter has no')!.severity, 'info');
+  t.true(renderLogText(r, 10_000).includes("  printed just before: render.py: src/page17.md: front matter has no 'title' field\n"));
+  t.is(find(r, 'Target \'all\' not remade')!.printedBefore, undefined, 'a line that reports no exit status');
+
+  // make's report of a sub-make's failure points to what the recipe printed, not to the sub-make's report.
+  const nested = await condense(`${service}gen: no such locale pt_BR\nmake[1]: *** [Makefile:5: out/17.txt] Error 3\n\nmake: *** [Makefile:2: all] Error 2\n`);
+  t.is(find(nested, 'make[<PID>]: ***')!.printedBefore, 'gen: no such locale pt_BR');
+  t.is(find(nested, 'make: *** [Makefile:<NUM>: all]')!.printedBefore, 'gen: no such locale pt_BR');
+
+  // A script's `exited with status N` and Go's `exit status N` alike; a line with the input's
+  // header is a service's record among others', and the line before it is another's.
+  const killed = await condense(service + real('shell-killed.log'));
+  t.true(find(killed, 'import job exited with status')!.printedBefore?.includes('Killed'));
+  const stamp = service.slice(0, service.indexOf(' '));
+  const logged = await condense(`${service}${stamp} ERROR [main] c.e.Pool - worker 3 exited with code 1\n`);
+  t.is(find(logged, 'exited with code')!.printedBefore, undefined);
+  // Where the report is a chunk's first line, the line before still comes with it.
+  for (const chunkBytes of [1, 64, 333]) {
+    const chunked = await condense(service + real('make-recipe-fail.log'), { workers: 2, chunkBytes });
+    t.is(find(chunked, 'make: *** [Makefile')!.printedBefore, make.printedBefore, `chunks of ${chunkBytes} bytes`);
   }
 });
 

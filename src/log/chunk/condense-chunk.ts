@@ -130,6 +130,8 @@ class OpenRecord {
   #assertionReport: boolean | undefined;
   /** Whether a line that says where the diagnostic points has been kept (POINTS_AT). */
   #pointed = false;
+  /** For a head that reports a failed step (RecordReader.reportsFailedStep): the line printed before it, the step's last. */
+  before: KeptLine | undefined;
 
   #keep(l: ReadLine): KeptLine {
     return { buf: l.buf, s: l.s, e: l.e, no: this.firstLine + this.lines - 1 };
@@ -178,6 +180,7 @@ class OpenRecord {
     this.#announcing = undefined;
     this.#assertionReport = undefined;
     this.#pointed = false;
+    this.before = undefined;
   }
 
   /** A continuation line (blank lines included: `blank`). */
@@ -386,6 +389,14 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     rec.open = false;
   };
 
+  // The last non-blank line read (as read: redacted where needed), and, where it was the
+  // head of a failed step's report, the line that report showed: a make that fails after
+  // its sub-make failed points to what the recipe printed, not to the sub-make's report.
+  let beforeBuf: Buffer | undefined;
+  let beforeS = 0;
+  let beforeE = 0;
+  let beforeNo = 0;
+  let beforeShown: KeptLine | undefined;
   const length = buf.length;
   let start = 0;
   // A chunk ends with a newline unless it holds the input's last line.
@@ -408,12 +419,27 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
       cls = reader.read(buf, s, end);
     }
     if (cls === LineClass.Continue) {
-      rec.add(reader, reader.indent < 0);
+      const blank = reader.indent < 0;
+      rec.add(reader, blank);
+      if (!blank) {
+        beforeBuf = reader.line.buf;
+        beforeS = reader.line.s;
+        beforeE = reader.line.e;
+        beforeNo = lineNo;
+        beforeShown = undefined;
+      }
       continue;
     }
     if (cls === LineClass.Start) {
       finish();
       rec.begin(reader, lineNo, s, end);
+      const failedStep = beforeBuf !== undefined && reader.reportsFailedStep();
+      if (failedStep) rec.before = beforeShown ?? { buf: beforeBuf!, s: beforeS, e: beforeE, no: beforeNo };
+      beforeBuf = reader.line.buf;
+      beforeS = reader.line.s;
+      beforeE = reader.line.e;
+      beforeNo = lineNo;
+      beforeShown = failedStep ? rec.before : undefined;
       continue;
     }
     // Skip (log show's frame lines) and blank lines before any record: not log lines.
@@ -611,6 +637,7 @@ class GroupTable {
       exampleMore: shown,
       exampleMoreLines: moreLines,
       ...(frame !== undefined ? { site: this.#rootText(frame) } : {}),
+      ...(r.before !== undefined ? { printedBefore: textOf(r.before.buf, r.before.s, r.before.e, MAX_CONTINUATION_CHARS) } : {}),
     };
     this.ordered.push(g);
     const tallies = Array.from({ length: r.phCount }, () => new ValueTally());

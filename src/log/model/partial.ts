@@ -38,6 +38,8 @@ export interface GroupStat {
    * batch.py's compute_ratio, a service's in its own e_zero) stays apart when templates merge.
    */
   site?: string;
+  /** Where the example reports a failed step (`make: *** [...] Error 3`): the line printed just before it, the step's last. */
+  printedBefore?: string;
   /** For an error group merged from a few templates: the other templates' examples. */
   also?: string[];
   /** What each placeholder of the template held (values.ts), in the template's order. */

@@ -17,6 +17,8 @@ export interface ShownGroup {
   exampleMore: string[];
   /** Lines of the example record not shown. */
   exampleMoreLines: number;
+  /** Where the example reports a failed step (`make: *** [...] Error 3`): the line printed just before it, which says why as often as not. */
+  printedBefore?: string;
   /** For an error group merged from a few templates, their examples too. */
   also?: string[];
   firstLine: number;

@@ -228,6 +228,19 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
 }
 
 /**
+ * A line that reports that a step it ran failed, by its exit status: make's `make: ***
+ * [Makefile:5: out/17.txt] Error 3`, a script's `import job exited with status 137`, Go's
+ * `exit status 66`, `Process completed with exit code 1.`, ninja's `subcommand failed`. The
+ * step's own output comes before it, and its last line says why as often as not (a
+ * recipe's `gen.sh: ... has no msgstr`, written with no level).
+ */
+const FAILED_STEP = /\*\*\* \[[^\]]+\] Error [1-9]|\bexit(?:ed)?(?: with)? (?:code|status):? ?[1-9]|\bsubcommand failed\b/;
+
+export function reportsFailedStep(text: string): boolean {
+  return FAILED_STEP.test(text);
+}
+
+/**
  * GCC's template context ends with the place in the program's own code that set it off
  * (`m.cpp:6:43:   required from here`), printed before the diagnostic it explains, which
  * often names a library header: that diagnostic belongs with it.

@@ -22,7 +22,7 @@
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
 import type { FormatInfo } from '../model/format.js';
-import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
 import { Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
@@ -189,6 +189,8 @@ export class RecordReader {
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
+    // A report that the step before it failed is read with the line before it (reportsFailedStep).
+    if (reportsFailedStep(this.#body)) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
@@ -199,6 +201,14 @@ export class RecordReader {
   textOf(buf: Buffer, s: number, e: number): string {
     this.#take(buf, s, e);
     return this.line.buf.toString('utf8', this.line.s, this.line.e);
+  }
+
+  /**
+   * Whether the current line, a record's head without the input's header, reports that a
+   * step failed (reportsFailedStep): the line before it is then the step's last word.
+   */
+  reportsFailedStep(): boolean {
+    return !this.isHeader && reportsFailedStep(this.#body);
   }
 
   /** A frame of the program's own code (not its language runtime's or a package's). */

@@ -133,6 +133,7 @@ function toShown(g: GroupStat, i: number): ShownGroup {
     exampleTemplateAt: g.exampleTemplateAt,
     exampleMore: g.exampleMore,
     exampleMoreLines: g.exampleMoreLines,
+    ...(g.printedBefore !== undefined ? { printedBefore: g.printedBefore } : {}),
     ...(g.also !== undefined ? { also: g.also } : {}),
     firstLine: g.firstLine,
     lastLine: g.lastLine,

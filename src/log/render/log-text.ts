@@ -160,6 +160,7 @@ function renderGroup(g: ShownGroup): string {
     // The severity in the brackets: the template often begins with its own level word.
     s += `  preceded by: ${cell(p.template, 100)} (${p.severity}, ${n(p.count)} of ${n(p.of)}, ${p.sameTrace ? 'on the same trace' : 'the record just before'})\n`;
   }
+  if (g.printedBefore !== undefined) s += `  printed just before: ${cell(g.printedBefore, CONTINUATION_CHARS)}\n`;
   const exampleMessage = g.exampleTemplateAt < 0 ? 0 : afterTokens(g.example, g.exampleTemplateAt, headerTokens);
   s += `  e.g. ${headerThenMessage(g.exampleTemplateAt < 0 ? withoutStackFrames(g.example) : g.example, exampleMessage)}\n`;
   for (const more of g.exampleMore) s += `     | ${cell(more, CONTINUATION_CHARS)}\n`;
