@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -59,6 +59,28 @@ test('a failed step\'s report shows the line printed just before it, the step\'s
     const chunked = await condense(service + real('make-recipe-fail.log'), { workers: 2, chunkBytes });
     t.is(find(chunked, 'make: *** [Makefile')!.printedBefore, make.printedBefore, `chunks of ${chunkBytes} bytes`);
   }
+});
+
+test('an assertion\'s diff is one record whatever its lines end with, its changed lines shown; a TAP block\'s values under their labels', async (t) => {
+  const diff = await condense(real('node-assert-diff.log'));
+  const report = find(diff, 'AssertionError [ERR_ASSERTION]')!;
+  t.is(report.severity, 'error');
+  for (const line of ['+       replicas: 0', '-       replicas: 2', "+         LOG_LEVEL: 'debug',", "-         LOG_LEVEL: 'info',"]) t.true(report.exampleMore.includes(line), line);
+  // The diff's lines at column 0 (`-       replicas: 2` after a line that announces nothing, `...`) start no record of their own.
+  t.deepEqual(diff.groups.filter((g) => /^(?:[-+] |\.\.\.)/.test(g.example)).map((g) => g.example), []);
+  t.is(diff.groups.length, 3, diff.groups.map((g) => g.template).join('\n'));
+
+  const tap = await condense(real('tape-fail.log'));
+  const failed = find(tap, 'not ok <NUM> route for')!;
+  const shown = failed.exampleMore.map((l) => l.trim());
+  t.deepEqual(shown.slice(0, 4), ['expected: |-', "{ prefix: '/api/v2/users', name: 'users-v2' }", 'actual: |-', "{ prefix: '/api', name: 'api' }"]);
+});
+
+test('a checker\'s classes below a warning after a position (cppcheck\'s style:) are notices: its two errors come first', async (t) => {
+  const r = await condense(real('cppcheck-findings.log'));
+  t.is(find(r, 'can be declared as pointer to const')!.severity, 'notice');
+  t.deepEqual(r.groups.slice(0, 2).map((g) => g.severity), ['error', 'error']);
+  t.true(r.groups.slice(0, 2).some((g) => g.example.includes('Memory leak: buf')));
 });
 
 test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {

@@ -50,7 +50,7 @@ interface KeptLine {
  * a line that names an exception or uses error words. Shown where there is room beside the
  * cause lines.
  */
-const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference|Which is)\b[^:]{0,40}:|[-+] {0,6}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
+const ASSERT_DETAIL = /^\s*(?:(?:Expected|Received|expected|received|Actual|actual|left|right|got|want|Difference|Which is)\b[^:]{0,40}:|[-+] {0,24}[^\s\-+]|[^\s=!]+ !==? [^\s=!]+\s*$)/;
 /** Words of an assertion's report: under them, a diff line is a failed assertion's. */
 const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
 /** Where a compiler's diagnostic points, on a line of its own (rustc's `  --> billing/src/lib.rs:4:28`). */
@@ -130,6 +130,8 @@ class OpenRecord {
   #assertionReport: boolean | undefined;
   /** Whether a line that says where the diagnostic points has been kept (POINTS_AT). */
   #pointed = false;
+  /** The line before was an assertion's label with its value on the next line (TAP's `expected: |-`): that line is a detail. */
+  #valueNext = false;
   /** For a head that reports a failed step (RecordReader.reportsFailedStep): the line printed before it, the step's last. */
   before: KeptLine | undefined;
 
@@ -180,6 +182,7 @@ class OpenRecord {
     this.#announcing = undefined;
     this.#assertionReport = undefined;
     this.#pointed = false;
+    this.#valueNext = false;
     this.before = undefined;
   }
 
@@ -199,6 +202,8 @@ class OpenRecord {
     this.#announced = false;
     const announcing = this.#announcing;
     this.#announcing = undefined;
+    const valueNext = this.#valueNext;
+    this.#valueNext = false;
     if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
     const isMessage = announced && !(shape & Shape.Frame);
     if (shape & (CAUSE_SHAPES | Shape.Chain | Shape.ReportCause) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
@@ -268,8 +273,10 @@ class OpenRecord {
       let words = marker ? Severity.Info : fromWords(text);
       if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
       if (words < this.raised) this.raised = words;
-      if (!marker && (assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
-      if (endsWithColon(line) || text.trimEnd().endsWith('|-')) this.#announcing = this.#keep(line);
+      if (!marker && (valueNext || assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
+      const announces = endsWithColon(line) || text.trimEnd().endsWith('|-');
+      if (announces) this.#announcing = this.#keep(line);
+      if (announces && assertion) this.#valueNext = true;
       else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }

@@ -154,7 +154,8 @@ const OPENERS: [RegExp, Severity, number][] = [
   [afterName('fatal error|fatal|panic'), Severity.Critical, Shape.LevelWord],
   [afterName('error|ERROR|Error'), Severity.Error, Shape.LevelWord],
   [afterName('warning|WARNING|Warning'), Severity.Warning, Shape.LevelWord],
-  [afterName('note|NOTE|Note|help'), Severity.Notice, Shape.LevelWord],
+  // cppcheck's classes below a warning (`x.c:3:15: style: Parameter 'p' can be ...`).
+  [afterName('note|NOTE|Note|help|style|performance|portability|information'), Severity.Notice, Shape.LevelWord],
   [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
   [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
   [LOCATED_AT_END, Severity.Warning, Shape.LevelWord],
@@ -225,6 +226,18 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   }
   out.shape = shape;
   return out;
+}
+
+/**
+ * A line of a diff at column 0, as an assertion's report prints one under its message
+ * (node's `+ actual - expected`, then `+       replicas: 0`, `-       replicas: 4`, and
+ * `...` for lines skipped): inside such a report it continues the record, however the line
+ * before it ended.
+ */
+const DIFF_LINE = /^(?:[-+] |\.\.\.\s*$)/;
+
+export function isDiffLine(text: string): boolean {
+  return DIFF_LINE.test(text);
 }
 
 /**

@@ -22,7 +22,7 @@
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
 import type { FormatInfo } from '../model/format.js';
-import { announces, checkerPrefixLength, indentOf, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
+import { announces, checkerPrefixLength, indentOf, isDiffLine, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
 import { Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
@@ -100,6 +100,8 @@ export class RecordReader {
   /** Lines indented deeper than this continue the record. */
   #threshold = 0;
   #trace = false;
+  /** The open record is a trace that holds a diff (a line of one continued it): its next diff lines continue it too (isDiffLine). */
+  #diff = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -109,6 +111,7 @@ export class RecordReader {
   /** Forgets what came before: the next line starts a record (a chunk's first line). */
   reset(): void {
     this.#open = false;
+    this.#diff = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -156,9 +159,12 @@ export class RecordReader {
       const stepsOut = this.#open && !this.isHeader && this.opener === undefined && this.indent < this.#beforeIndent;
       this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
       this.#open = true;
+      this.#diff = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
-    } else if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) {
-      this.#trace = true;
+    } else {
+      if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
+      // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
+      if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
     this.#beforeIndent = this.indent;
     this.#beforeShape = this.shape.shape;
@@ -189,8 +195,9 @@ export class RecordReader {
     if (indent < 0) return false;
     if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
-    // A report that the step before it failed is read with the line before it (reportsFailedStep).
-    if (reportsFailedStep(this.#body)) return false;
+    // A report that the step before it failed is read with the line before it (reportsFailedStep),
+    // and a diff line may continue a diff before it (isDiffLine).
+    if (reportsFailedStep(this.#body) || (indent === 0 && isDiffLine(this.#body))) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
@@ -228,6 +235,7 @@ export class RecordReader {
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
     if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
+    if (this.#diff && indent === 0 && isDiffLine(this.#body)) return LineClass.Continue;
     // An opener starts a record even when indented (test runners indent theirs), but not
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
     if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;

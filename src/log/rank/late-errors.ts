@@ -12,7 +12,7 @@ import { Severity } from '../model/severity.js';
 
 /** The groups an agent reads first: the late errors must come after all of them. */
 export const FIRST_RANKS = 5;
-/** A late group begins within this many lines of the input's end: a failure's report, not a log's middle. */
+/** A late group begins within this many lines of the input's end (or is one record that reaches into them): a failure's report, not a log's middle. */
 export const LATE_WINDOW_LINES = 500;
 /** Noise recurs: a first-ranked group of at least this many records must have ended before a late group. */
 export const MIN_NOISE_RECORDS = 5;
@@ -43,7 +43,9 @@ export function findLateErrors(ranked: readonly GroupStat[], tailFrom: number, l
     const g = ranked[i]!;
     // Ranks are severity first: past the errors nothing more can qualify.
     if (g.severity > Severity.Error) break;
-    if (g.firstLine >= tailFrom || g.firstLine <= from) continue;
+    // One long record that runs into the window (an assertion's report dumping both values) begins before it.
+    const reaches = g.firstLine > from || (g.records === 1 && g.lastLine > from);
+    if (g.firstLine >= tailFrom || !reaches) continue;
     const after = endBefore(g, first);
     if (after > 0) late.push({ group: g, after });
   }
