@@ -274,10 +274,10 @@ class OpenRecord {
       if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
       if (words < this.raised) this.raised = words;
       if (!marker && (valueNext || assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
-      const announces = endsWithColon(line) || text.trimEnd().endsWith('|-');
-      if (announces) this.#announcing = this.#keep(line);
-      if (announces && assertion) this.#valueNext = true;
-      else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
+      if (endsWithColon(line) || text.trimEnd().endsWith('|-')) {
+        this.#announcing = this.#keep(line);
+        this.#valueNext = assertion;
+      } else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }
     if (!reader.isOwnFrame()) return;
