@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -81,6 +81,31 @@ test('a checker\'s classes below a warning after a position (cppcheck\'s style:)
   t.is(find(r, 'can be declared as pointer to const')!.severity, 'notice');
   t.deepEqual(r.groups.slice(0, 2).map((g) => g.severity), ['error', 'error']);
   t.true(r.groups.slice(0, 2).some((g) => g.example.includes('Memory leak: buf')));
+});
+
+test('a server\'s DETAIL and STATEMENT under its ERROR\'s header say more of that error; PostgreSQL\'s LOG is its level for the normal course', async (t) => {
+  const r = await condense(real('postgres-fk.log'));
+  const errors = r.groups.filter((g) => g.severity === 'error');
+  t.is(errors.length, 1, errors.map((g) => g.template).join('\n'));
+  const fk = errors[0]!;
+  t.true(fk.template.includes('violates foreign key constraint'));
+  t.is(fk.lines, 3);
+  t.true(fk.exampleMore.some((l) => l.endsWith('DETAIL:  Key (invoice_id)=(9041) is not present in table "invoices".')));
+  t.true(fk.exampleMore.some((l) => l.includes('STATEMENT:  insert into payments(invoice_id, amount) values (9041, 10.00)')));
+  // The session's disconnection a millisecond later is a record of its own, and LOG lines
+  // are info whatever their words (`... exited with exit code 1` at shutdown).
+  t.is(find(r, 'exited with exit code')!.severity, 'info');
+  t.true(find(r, 'LOG:  disconnection')!.count > 30);
+});
+
+test('PHP: the error log\'s [03-Dec-2026 14:28:15 UTC] starts records; an uncaught exception, its frames and its Next are one record', async (t) => {
+  const r = await condense(real('php-uncaught.log'));
+  const fatal = find(r, 'PHP Fatal error:  Uncaught JsonException')!;
+  t.is(fatal.lines, 11);
+  t.true(fatal.template.endsWith('| Next RuntimeException: message <NUM> from queue invoices.issued could not be decoded in /tmp/wisp-real/php-uncaught/consumer.php:<NUM>'), fatal.template);
+  t.true(fatal.exampleMore.includes('#0 /tmp/wisp-real/php-uncaught/consumer.php(15): decode()'), fatal.exampleMore.join('\n'));
+  t.is(fatal.firstTime, '03-Dec-2026 14:28:15 UTC');
+  t.is(find(r, '[consumer] processed msg=')!.severity, 'info');
 });
 
 test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {

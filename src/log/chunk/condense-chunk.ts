@@ -257,6 +257,8 @@ class OpenRecord {
       }
       // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
       // the record is about, without raising it: passing runs print them too.
+      // What a server adds to an error under the same header (PostgreSQL's `DETAIL:  Key ... already exists.`).
+      if (reader.saysMoreOfError) this.#detail(this.#keep(line));
       if (shape & Shape.Diagnostic || reader.explainsContext) {
         this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
         // ...unless it says what was wanted and what came: a failed check (`got x, want y`).

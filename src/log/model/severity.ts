@@ -64,6 +64,8 @@ const LEVEL_WORDS: Record<string, Severity> = {
   inf: Severity.Info,
   information: Severity.Info,
   informational: Severity.Info,
+  // PostgreSQL's level for what it reports in the normal course (`LOG:  checkpoint starting`).
+  log: Severity.Info,
   debug: Severity.Debug,
   dbg: Severity.Debug,
   trace: Severity.Debug,

@@ -11,9 +11,9 @@ import { fromWords, Severity } from '../model/severity.js';
 import { latin1 } from './line-parser.js';
 
 export const Shape = {
-  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`. */
+  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`. */
   Frame: 1 << 0,
-  /** `Caused by: ...`, `Suppressed: ...`: a chained cause. */
+  /** `Caused by: ...`, `Suppressed: ...`, PHP's `Next RuntimeException: ...`: a chained cause. */
   Cause: 1 << 1,
   /** Python's "During handling of the above exception ..." and "The above exception was the direct cause ...". */
   Chain: 1 << 2,
@@ -21,7 +21,7 @@ export const Shape = {
   Traceback: 1 << 3,
   /** An exception's own line: `java.lang.IllegalStateException: boom`, `KeyError: 'x'`, `TypeError: ...`. */
   Exception: 1 << 4,
-  /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, Go's `main.f(...)`. */
+  /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, PHP's `Stack trace:`, Go's `main.f(...)`. */
   TraceMark: 1 << 5,
   /** `}`, `]`, `)`, `});`: the end of a multi-line value. */
   Closer: 1 << 6,
@@ -55,7 +55,7 @@ export const Shape = {
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
-const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted))/;
+const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: ))/;
 const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$)/;
 const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocated by thread \S+ here:|Thread T\d+ created by |Goroutine \d+ \(\w+\) created at:|Shadow byte|=>0x[0-9a-f]+:)/;
 /**
@@ -77,7 +77,7 @@ export function checkerPrefixLength(text: string): number {
   if (c !== 61 /* = */ && c !== 45 /* - */) return 0;
   return CHECKER_PREFIX.exec(text)?.[0].length ?? 0;
 }
-const CAUSE = /^\s*(?:Caused by: |Suppressed: )/;
+const CAUSE = /^\s*(?:Caused by: |Suppressed: |Next (?=[\w\\]*(?:Exception|Error)\b))/;
 const CHAIN = /^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)/;
 const TRACEBACK = /^Traceback \(most recent call last\):/;
 /**
@@ -90,7 +90,7 @@ const TRACEBACK = /^Traceback \(most recent call last\):/;
 const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
 const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
-const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|created by |panic\(|${GO_FUNCTION})`);
+const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|created by |panic\(|${GO_FUNCTION})`);
 const INDENTED_GO_FUNCTION = new RegExp(String.raw`^\s+${GO_FUNCTION}`);
 
 /** An indented Go function's line, as the race detector prints its stacks (at column 0 it is a TraceMark). */

@@ -24,7 +24,7 @@
 import type { FormatInfo } from '../model/format.js';
 import { announces, checkerPrefixLength, indentOf, isDiffLine, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { isLogShowFrame, latin1, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
-import { Severity } from '../model/severity.js';
+import { fromLevelWord, Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
 import { mayNeedRedaction } from '../../redact/screen.js';
 
@@ -81,6 +81,8 @@ export class RecordReader {
   opener: Severity | undefined;
   /** The current line is a diagnostic that continues GCC's `required from here` before it (requiredFromHere). */
   explainsContext = false;
+  /** The current line goes on with the error its record's head logged, under the same header (continuesLoggedError). */
+  saysMoreOfError = false;
   readonly #info: FormatInfo;
   #prefix = '';
   /** The prefix past a memory checker's `==22307== ` or a compose service's `worker-1  | ` (its lines' shapes are read from there), and that prefix's length. */
@@ -100,6 +102,8 @@ export class RecordReader {
   /** Lines indented deeper than this continue the record. */
   #threshold = 0;
   #trace = false;
+  /** The open record's head, where it is a header line that declared an error or a warning ('' otherwise). */
+  #errorHead = '';
   /** The open record is a trace that holds a diff (a line of one continued it): its next diff lines continue it too (isDiffLine). */
   #diff = false;
 
@@ -112,6 +116,7 @@ export class RecordReader {
   reset(): void {
     this.#open = false;
     this.#diff = false;
+    this.#errorHead = '';
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -137,12 +142,14 @@ export class RecordReader {
     }
     this.opener = undefined;
     this.explainsContext = false;
+    this.saysMoreOfError = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
     let cls: LineClass;
     if (this.isHeader) {
       this.indent = 0;
-      cls = LineClass.Start;
+      this.saysMoreOfError = this.#open && this.#errorHead !== '' && !this.parser.declared && continuesLoggedError(this.#body, this.#errorHead);
+      cls = this.saysMoreOfError ? LineClass.Continue : LineClass.Start;
     } else {
       this.indent = indent;
       const shape = shapeOf(this.#body, indent, this.shape).shape;
@@ -160,6 +167,7 @@ export class RecordReader {
       this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
       this.#open = true;
       this.#diff = false;
+      this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
@@ -193,7 +201,8 @@ export class RecordReader {
     const line = this.line;
     const indent = this.#indent();
     if (indent < 0) return false;
-    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return true;
+    // A line under the same header as the one before, labelled where the level was, may say more of an error logged there.
+    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return this.parser.declared || labelAt(this.#body, beforeText, sharedHeaderLength(this.#body, beforeText)) === undefined;
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
     // A report that the step before it failed is read with the line before it (reportsFailedStep),
     // and a diff line may continue a diff before it (isDiffLine).
@@ -235,6 +244,8 @@ export class RecordReader {
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
     if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
+    // PHP's `Stack trace:` right under the error line that logged it (`PHP Fatal error:  Uncaught ...`).
+    if (shape & Shape.TraceMark && this.#beforeErrorHeader) return LineClass.Continue;
     if (this.#diff && indent === 0 && isDiffLine(this.#body)) return LineClass.Continue;
     // An opener starts a record even when indented (test runners indent theirs), but not
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
@@ -285,6 +296,38 @@ export class RecordReader {
     this.#coloured = true;
     return prefix.replace(ANSI, '');
   }
+}
+
+/**
+ * How much of two header lines' start they share, up to a blank: the time and the fields
+ * before the message (`2026-12-03 14:22:19.196 UTC [11525] app@shop `).
+ */
+function sharedHeaderLength(line: string, other: string): number {
+  const n = Math.min(line.length, other.length);
+  let k = 0;
+  while (k < n && line.charCodeAt(k) === other.charCodeAt(k)) k++;
+  while (k > 0 && line.charCodeAt(k - 1) !== 32) k--;
+  return k;
+}
+
+/** A label at `at` in both lines (`DETAIL:` and `ERROR:`: capitals and a colon): the other line's, or undefined. */
+function labelAt(line: string, other: string, at: number): string | undefined {
+  if (at < 10) return undefined;
+  const own = LABEL.exec(line.slice(at, at + 24));
+  const theirs = LABEL.exec(other.slice(at, at + 24));
+  return own !== null && theirs !== null ? theirs[1] : undefined;
+}
+const LABEL = /^([A-Z]{2,20}):\s/;
+
+/**
+ * A header line that goes on with the error logged just before it: the same time and
+ * fields as the record's head, and a label of its own where the head had its level
+ * (PostgreSQL's `DETAIL:`, `HINT:`, `STATEMENT:` after `ERROR:`). The line declares no
+ * level itself; the head's label is a level word.
+ */
+function continuesLoggedError(line: string, head: string): boolean {
+  const level = labelAt(line, head, sharedHeaderLength(line, head));
+  return level !== undefined && fromLevelWord(level) !== undefined;
 }
 
 /** A diagnostic right after GCC's `required from here` (the line before, `before`): it belongs with that line. */

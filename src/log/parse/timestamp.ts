@@ -12,6 +12,8 @@ const FORMS: RegExp[] = [
   /(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]?\d \d{1,2}:\d\d:\d\d(?:\.\d{1,9})?(?: \d{4})?/y,
   // Apache and nginx access: 10/Oct/2000:13:55:36 -0700
   /\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?/y,
+  // A month's name between day and year: 03-Dec-2026 14:23:30 UTC (PHP's error_log, Tomcat), 3 Dec 2026 14:23:30
+  /\d{1,2}[- ][A-Z][a-z]{2}[- ]\d{4}[ :]\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d|UTC|GMT)\b)?/y,
   // Day-first or month-first dates: 23.09.2025 08:00:03, 09/23/2025 08:00:03, 9/3/2025 8:00:03
   /\d{1,2}[./-]\d{1,2}[./-]\d{4}[ T]\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?/y,
   // Compact date and time: 081109 203615 (HDFS), 20171223-22:15:29:606 and 20171224-0:32:28:8
