@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -106,6 +106,22 @@ test('PHP: the error log\'s [03-Dec-2026 14:28:15 UTC] starts records; an uncaug
   t.true(fatal.exampleMore.includes('#0 /tmp/wisp-real/php-uncaught/consumer.php(15): decode()'), fatal.exampleMore.join('\n'));
   t.is(fatal.firstTime, '03-Dec-2026 14:28:15 UTC');
   t.is(find(r, '[consumer] processed msg=')!.severity, 'info');
+});
+
+test('java.util.logging\'s two-line records: the time and source, then LEVEL: message, are one record with that level and template', async (t) => {
+  const r = await condense(real('java-jul.log'));
+  t.is(r.groups.length, 5, r.groups.map((g) => g.template).join('\n'));
+  const severe = r.groups[0]!;
+  t.is(severe.severity, 'error');
+  t.true(severe.template.startsWith('SEVERE: batch item skipped: SKU-<NUM> | Caused by: java.lang.NumberFormatException'), severe.template);
+  t.is(severe.lines, 13, 'its header line, its level line, the exception and its frames');
+  t.true(severe.exampleMore.some((l) => l.includes('Sync.readStock(Sync.java:9)')));
+  const synced = find(r, 'INFO: synced SKU-<NUM> qty=<NUM>')!;
+  t.is(synced.count, 59);
+  t.is(synced.lines, 118);
+  t.regex(synced.firstTime ?? '', /^[A-Z][a-z]{2} \d\d, \d{4} \d{1,2}:\d\d:\d\d [AP]M$/);
+  // No group is made of header lines alone.
+  t.false(r.groups.some((g) => g.template.includes('Sync main')));
 });
 
 test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {

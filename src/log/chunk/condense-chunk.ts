@@ -186,6 +186,17 @@ class OpenRecord {
     this.before = undefined;
   }
 
+  /**
+   * The level line under the record's header line (FormatInfo.levelOnNextLine): the record
+   * takes its level, template and example from it, and keeps the header's line and time.
+   */
+  adoptLevelLine(reader: RecordReader): void {
+    const { firstLine, time, chunkS } = this;
+    this.begin(reader, firstLine, chunkS, reader.line.e);
+    this.time = time;
+    this.lines = 2;
+  }
+
   /** A continuation line (blank lines included: `blank`). */
   add(reader: RecordReader, blank: boolean): void {
     this.lines++;
@@ -429,7 +440,8 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     }
     if (cls === LineClass.Continue) {
       const blank = reader.indent < 0;
-      rec.add(reader, blank);
+      if (reader.isLevelLine) rec.adoptLevelLine(reader);
+      else rec.add(reader, blank);
       if (!blank) {
         beforeBuf = reader.line.buf;
         beforeS = reader.line.s;

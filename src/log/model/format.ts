@@ -22,6 +22,12 @@ export interface FormatInfo {
    * past it, templates keep it (the service is part of the event).
    */
   namePrefix?: true;
+  /**
+   * Each record's header line is followed by a line that begins with its level and holds
+   * its message (java.util.logging's `Dec 03, 2026 2:23:32 PM Inventory main`, then `INFO:
+   * synced SKU-20000`): the two are one record, the second its level and its template.
+   */
+  levelOnNextLine?: true;
   /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
   traceKey?: string;
   /** The token position of the log's own level column, if it has one. */

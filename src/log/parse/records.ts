@@ -83,6 +83,8 @@ export class RecordReader {
   explainsContext = false;
   /** The current line goes on with the error its record's head logged, under the same header (continuesLoggedError). */
   saysMoreOfError = false;
+  /** The current line is the level line under a header line (FormatInfo.levelOnNextLine): parsed, it gives the record its level and template. */
+  isLevelLine = false;
   readonly #info: FormatInfo;
   #prefix = '';
   /** The prefix past a memory checker's `==22307== ` or a compose service's `worker-1  | ` (its lines' shapes are read from there), and that prefix's length. */
@@ -102,6 +104,8 @@ export class RecordReader {
   /** Lines indented deeper than this continue the record. */
   #threshold = 0;
   #trace = false;
+  /** The open record is its header line alone so far. */
+  #headerOnly = false;
   /** The open record's head, where it is a header line that declared an error or a warning ('' otherwise). */
   #errorHead = '';
   /** The open record is a trace that holds a diff (a line of one continued it): its next diff lines continue it too (isDiffLine). */
@@ -115,6 +119,7 @@ export class RecordReader {
   /** Forgets what came before: the next line starts a record (a chunk's first line). */
   reset(): void {
     this.#open = false;
+    this.#headerOnly = false;
     this.#diff = false;
     this.#errorHead = '';
     this.#beforeIndent = -1;
@@ -143,6 +148,7 @@ export class RecordReader {
     this.opener = undefined;
     this.explainsContext = false;
     this.saysMoreOfError = false;
+    this.isLevelLine = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
     let cls: LineClass;
@@ -153,7 +159,13 @@ export class RecordReader {
     } else {
       this.indent = indent;
       const shape = shapeOf(this.#body, indent, this.shape).shape;
-      cls = !this.#open ? LineClass.Start : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
+      this.isLevelLine = this.#headerOnly && info.levelOnNextLine === true && indent === 0 && (shape & Shape.LevelWord) !== 0;
+      if (this.isLevelLine) {
+        // The header's record, its level and message on this line.
+        this.opener = this.shape.severity;
+        this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
+      }
+      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity === Severity.Error)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
@@ -166,10 +178,12 @@ export class RecordReader {
       const stepsOut = this.#open && !this.isHeader && this.opener === undefined && this.indent < this.#beforeIndent;
       this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
       this.#open = true;
+      this.#headerOnly = this.isHeader;
       this.#diff = false;
       this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
+      this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
@@ -177,7 +191,7 @@ export class RecordReader {
     this.#beforeIndent = this.indent;
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
-    this.#beforeErrorHeader = this.isHeader && this.parser.severity <= Severity.Warning;
+    this.#beforeErrorHeader = (this.isHeader || this.isLevelLine) && this.parser.severity <= Severity.Warning;
     this.#beforeText = this.#body;
     return cls;
   }
@@ -209,7 +223,8 @@ export class RecordReader {
     if (reportsFailedStep(this.#body) || (indent === 0 && isDiffLine(this.#body))) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
-    if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0;
+    // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
+    if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
   }
 

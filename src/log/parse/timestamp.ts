@@ -8,8 +8,8 @@ const FORMS: RegExp[] = [
   // ISO 8601 and friends: 2025-12-11 12:13:46.490439+0100, 2022-06-20T09:28:05.8714453Z, 2024/01/02 03:04:05.
   // Writers do not all pad: hours, minutes, seconds, days and months may have one digit.
   /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[T ]\d{1,2}:\d{1,2}(?::\d{1,2})?(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d|UTC|GMT)\b)?/y,
-  // BSD syslog and ctime: Jul  1 09:29:02, Sun Dec 04 04:47:44 2005
-  /(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]?\d \d{1,2}:\d\d:\d\d(?:\.\d{1,9})?(?: \d{4})?/y,
+  // BSD syslog and ctime: Jul  1 09:29:02, Sun Dec 04 04:47:44 2005; java.util.logging: Dec 03, 2026 2:23:32 PM
+  /(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]?\d \d{1,2}:\d\d:\d\d(?:\.\d{1,9})?(?: \d{4})?|[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d(?: [AP]M)?/y,
   // Apache and nginx access: 10/Oct/2000:13:55:36 -0700
   /\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?/y,
   // A month's name between day and year: 03-Dec-2026 14:23:30 UTC (PHP's error_log, Tomcat), 3 Dec 2026 14:23:30

@@ -1,5 +1,6 @@
 import { PLAIN, type FormatInfo } from '../model/format.js';
 import { detectLevelColumn } from '../parse/level-column.js';
+import { fromLevelWord } from '../model/severity.js';
 import { isLogShowFrame, namePrefixLength } from '../parse/line-parser.js';
 import { matchTimestampAt, stampFrom, type TimestampMatch } from '../parse/timestamp.js';
 import { traceKeyOf } from '../parse/trace-id.js';
@@ -27,7 +28,34 @@ export function detectFormat(head: string): FormatInfo {
   const info = detectLayout(head, named);
   const traceKey = traceKeyOf(head);
   const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
-  return { ...info, ...(named ? { namePrefix: true as const } : {}), ...(traceKey !== undefined ? { traceKey } : {}), ...(levelColumn !== undefined ? { levelColumn } : {}) };
+  const levelOnNextLine = info.format === 'timestamped' && levelColumn === undefined && levelsOnNextLine(head);
+  return {
+    ...info,
+    ...(named ? { namePrefix: true as const } : {}),
+    ...(levelOnNextLine ? { levelOnNextLine: true as const } : {}),
+    ...(traceKey !== undefined ? { traceKey } : {}),
+    ...(levelColumn !== undefined ? { levelColumn } : {}),
+  };
+}
+
+/** A line that begins with a level word in capitals and a colon (`SEVERE: ...`, `INFO: ...`). */
+const LEVEL_LINE = /^([A-Z]{3,8}): /;
+/** Share of the head's timestamped lines followed by a level line that makes that the format. */
+const LEVEL_ON_NEXT_LINE_SHARE = 0.8;
+
+/** Whether nearly every timestamped line of the head is followed by its level line (FormatInfo.levelOnNextLine). */
+function levelsOnNextLine(head: string): boolean {
+  const lines = head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES);
+  const m: TimestampMatch = { start: 0, end: 0 };
+  let stamped = 0;
+  let paired = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!matchTimestampAt(lines[i]!, 0, m)) continue;
+    stamped++;
+    const level = LEVEL_LINE.exec(lines[i + 1]!);
+    if (level !== null && fromLevelWord(level[1]!) !== undefined) paired++;
+  }
+  return paired >= 3 && paired >= stamped * LEVEL_ON_NEXT_LINE_SHARE;
 }
 
 /** Share of the head's lines with a service prefix (`worker-1  | `) that makes them docker compose's output. */
