@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -122,6 +122,15 @@ test('java.util.logging\'s two-line records: the time and source, then LEVEL: me
   t.regex(synced.firstTime ?? '', /^[A-Z][a-z]{2} \d\d, \d{4} \d{1,2}:\d\d:\d\d [AP]M$/);
   // No group is made of header lines alone.
   t.false(r.groups.some((g) => g.template.includes('Sync main')));
+});
+
+test('Ruby: an error logged with its cause is one record, the cause\'s line (the place first) its root, the program\'s frame shown', async (t) => {
+  const r = await condense(real('ruby-logger-cause.log'));
+  const error = r.groups.find((g) => g.severity === 'error')!;
+  t.is(error.lines, 11, 'the head, four frames, the cause, four frames and the blank line full_message ends with');
+  t.true(error.template.endsWith('| payout.rb:<NUM>:in `fetch\': key not found: "SEK" (KeyError)'), error.template);
+  t.true(error.exampleMore.includes('\tfrom payout.rb:12:in `to_eur\''), error.exampleMore.join('\n'));
+  t.false(r.groups.some((g) => g.template.includes('KeyError') && g !== error), 'the cause is no record of its own');
 });
 
 test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {

@@ -11,7 +11,7 @@ import { fromWords, Severity } from '../model/severity.js';
 import { latin1 } from './line-parser.js';
 
 export const Shape = {
-  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`. */
+  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`, Ruby's `\tfrom x.rb:8:in 'f'`. */
   Frame: 1 << 0,
   /** `Caused by: ...`, `Suppressed: ...`, PHP's `Next RuntimeException: ...`: a chained cause. */
   Cause: 1 << 1,
@@ -55,7 +55,7 @@ export const Shape = {
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
-const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: ))/;
+const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: )|\s+from \S+:\d+:in )/;
 const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$)/;
 const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocated by thread \S+ here:|Thread T\d+ created by |Goroutine \d+ \(\w+\) created at:|Shadow byte|=>0x[0-9a-f]+:)/;
 /**
@@ -88,6 +88,8 @@ const TRACEBACK = /^Traceback \(most recent call last\):/;
  * `multiprocessing.pool.RemoteTraceback:`).
  */
 const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()/;
+/** Ruby's exception line, the place first: `exporter.rb:9:in 'fetch': key not found: "CHF" (KeyError)`. */
+const RUBY_EXCEPTION = /^\S+:\d+:in [`'][^']*': .* \((?:[A-Z]\w*(?:::)?)+\)\s*$/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
 const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
 const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|created by |panic\(|${GO_FUNCTION})`);
@@ -205,7 +207,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     if (REPORT.test(text)) shape |= Shape.Report;
   }
   if (REPORT_CAUSE.test(text)) shape |= Shape.Report | Shape.ReportCause;
-  if (shape === 0 && EXCEPTION.test(body)) shape |= Shape.Exception;
+  if (shape === 0 && (EXCEPTION.test(body) || RUBY_EXCEPTION.test(body))) shape |= Shape.Exception;
   if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
   if ((shape & ~Shape.Diagnostic) === 0) {
     for (const [re, severity, bit] of OPENERS) {
