@@ -183,6 +183,17 @@ test('a Python traceback after a logging line: its own error record, the final e
   t.true(tb.exampleMore.includes("KeyError: 'broker_url'"));
 });
 
+test('a traceback under the ERROR line that logged it (logger.exception) is part of that record; after a WARNING it is a record of its own', async (t) => {
+  const logged = await condense(readFileSync(join(ROOT, 'fixtures', 'real', 'pairs', 'out', 'python-logging.fail.log'), 'utf8'));
+  const batch = find(logged, 'batch <NUM> failed after <NUM> attempts')!;
+  t.is(batch.lines, 10);
+  t.true(batch.exampleMore.some((l) => l.includes('raise UpstreamTimeout(')), batch.exampleMore.join('\n'));
+  t.false(logged.groups.some((g) => g.template.startsWith('Traceback')));
+  // python-keyerror's traceback follows a WARNING: the program's uncaught end (the test above).
+  const uncaught = await condense(real('python-keyerror.log'));
+  t.true(uncaught.groups.some((g) => g.template.startsWith('Traceback')));
+});
+
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {
   // As gfortran -fcheck=bounds -g prints a bounds error and its backtrace.
   const text = `${Array.from({ length: 30 }, (_, i) => `step ${i}  energy=   2380.0000`).join('\n')}\nAt line 30 of file heat.f90\nFortran runtime error: Index '101' of dimension 1 of array 'u' above upper bound of 100\n\nError termination. Backtrace:\n#0  0x7f038ee218c2 in ???\n#1  0x7f038ee223b9 in ???\n#2  0x55628baaa57c in diffuse\n\tat /src/heat.f90:30\n#3  0x55628baaa9fb in main\n\tat /src/heat.f90:18\n`;

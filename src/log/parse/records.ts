@@ -97,6 +97,8 @@ export class RecordReader {
   #beforeShape = 0;
   #beforeAnnounces = false;
   #beforeErrorHeader = false;
+  /** ...and declared an error or worse in its level field (what logs an exception with its traceback). */
+  #beforeLoggedError = false;
   /** The previous non-blank line's first bytes (latin1). */
   #beforeText = '';
   // The open record.
@@ -126,6 +128,7 @@ export class RecordReader {
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
     this.#beforeErrorHeader = false;
+    this.#beforeLoggedError = false;
     this.#beforeText = '';
   }
 
@@ -192,6 +195,7 @@ export class RecordReader {
     this.#beforeShape = this.shape.shape;
     this.#beforeAnnounces = announces(line.buf, line.s, line.e);
     this.#beforeErrorHeader = (this.isHeader || this.isLevelLine) && this.parser.severity <= Severity.Warning;
+    this.#beforeLoggedError = this.#beforeErrorHeader && this.parser.declared && this.parser.severity <= Severity.Error;
     this.#beforeText = this.#body;
     return cls;
   }
@@ -253,7 +257,9 @@ export class RecordReader {
       this.explainsContext = true;
       return LineClass.Continue;
     }
-    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain ? LineClass.Continue : LineClass.Start;
+    // A traceback goes with the error line that logged it (Python's logger.exception); after a
+    // warning it is the program's own end (an uncaught exception), a record of its own.
+    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
