@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -131,6 +131,20 @@ test('Ruby: an error logged with its cause is one record, the cause\'s line (the
   t.true(error.template.endsWith('| payout.rb:<NUM>:in `fetch\': key not found: "SEK" (KeyError)'), error.template);
   t.true(error.exampleMore.includes('\tfrom payout.rb:12:in `to_eur\''), error.exampleMore.join('\n'));
   t.false(r.groups.some((g) => g.template.includes('KeyError') && g !== error), 'the cause is no record of its own');
+});
+
+test('an access log\'s status is its level: a 502 is an error, a 200 the normal course whatever its path says', async (t) => {
+  const log = `${real('nginx-upstream-down.log')}127.0.0.1 - - [03/Dec/2026:15:09:00 +0000] "GET /login-failed HTTP/1.1" 200 12 "-" "shop-web/2.4"\n`;
+  const r = await condense(log);
+  const bad = r.groups.find((g) => g.example.includes('" 502 '))!;
+  t.is(bad.severity, 'error');
+  t.is(bad.count, 10);
+  t.true(r.groups.filter((g) => g.example.includes('" 200 ')).every((g) => g.severity === 'info'));
+  t.is(find(r, 'connect() failed')!.severity, 'error');
+  // The errors are the 502s and nginx's own error lines: the 200 for /login-failed is none of them.
+  const errors = r.groups.filter((g) => g.severity === 'error' || g.severity === 'warning' || g.severity === 'critical');
+  t.deepEqual(errors.map((g) => g.example.includes('" 502 ') || g.template.includes('connect() failed')), errors.map(() => true));
+  t.is(r.linesBySeverity.info, r.totals.lines - 21, 'all but the 20 error lines and nginx\'s one notice');
 });
 
 test('memory checkers: valgrind\'s reports are errors read past its ==pid== prefix, a sanitizer\'s report is one critical record', async (t) => {

@@ -127,7 +127,7 @@ export class LineParser {
     if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
     // A line without the input's header names a level in words: a lone letter there is
     // more often a progress mark (pytest's `F      [100%]`) than logcat's `E`.
-    declared ??= declaredLevel(prefix, p, false);
+    declared ??= declaredLevel(prefix, p, false) ?? accessLogLevel(prefix);
     this.declared = declared !== undefined;
     this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
     this.templateAt = contentStart;
@@ -280,6 +280,19 @@ export class LineParser {
 }
 
 const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);
+
+/** An access log's request and status (Common Log Format: `"GET /api/cart HTTP/1.1" 502 157`). */
+const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/\d(?:\.\d)?" ([1-5])\d\d /;
+
+/**
+ * An access log's level is its status: a 5xx answer is the server's error; any other is
+ * the normal course, whatever words its path holds (`GET /login-failed`).
+ */
+function accessLogLevel(prefix: string): Severity | undefined {
+  if (prefix.indexOf(' HTTP/') < 0) return undefined;
+  const m = ACCESS_STATUS.exec(prefix);
+  return m === null ? undefined : m[1] === '5' ? Severity.Error : Severity.Info;
+}
 
 /** docker compose's service prefix: a name, padding, a bar (`worker-1  | `). */
 const NAME_PREFIX = /^[A-Za-z][\w.-]* *\| ?/;
