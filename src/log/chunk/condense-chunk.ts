@@ -190,9 +190,9 @@ class OpenRecord {
    * The level line under the record's header line (FormatInfo.levelOnNextLine): the record
    * takes its level, template and example from it, and keeps the header's line and time.
    */
-  adoptLevelLine(reader: RecordReader): void {
+  adoptLevelLine(reader: RecordReader, chunkE: number): void {
     const { firstLine, time, chunkS } = this;
-    this.begin(reader, firstLine, chunkS, reader.line.e);
+    this.begin(reader, firstLine, chunkS, chunkE);
     this.time = time;
     this.lines = 2;
   }
@@ -266,10 +266,10 @@ class OpenRecord {
         this.#pointed = true;
         this.#detail(this.#keep(line));
       }
-      // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
-      // the record is about, without raising it: passing runs print them too.
       // What a server adds to an error under the same header (PostgreSQL's `DETAIL:  Key ... already exists.`).
       if (reader.saysMoreOfError) this.#detail(this.#keep(line));
+      // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
+      // the record is about, without raising it: passing runs print them too.
       if (shape & Shape.Diagnostic || reader.explainsContext) {
         this.#rootCandidate(this.#keep(line), RootRank.Diagnostic);
         // ...unless it says what was wanted and what came: a failed check (`got x, want y`).
@@ -417,6 +417,13 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
   let beforeE = 0;
   let beforeNo = 0;
   let beforeShown: KeptLine | undefined;
+  const remember = (line: ReadLine, no: number, shown: KeptLine | undefined): void => {
+    beforeBuf = line.buf;
+    beforeS = line.s;
+    beforeE = line.e;
+    beforeNo = no;
+    beforeShown = shown;
+  };
   const length = buf.length;
   let start = 0;
   // A chunk ends with a newline unless it holds the input's last line.
@@ -440,15 +447,9 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     }
     if (cls === LineClass.Continue) {
       const blank = reader.indent < 0;
-      if (reader.isLevelLine) rec.adoptLevelLine(reader);
+      if (reader.isLevelLine) rec.adoptLevelLine(reader, end);
       else rec.add(reader, blank);
-      if (!blank) {
-        beforeBuf = reader.line.buf;
-        beforeS = reader.line.s;
-        beforeE = reader.line.e;
-        beforeNo = lineNo;
-        beforeShown = undefined;
-      }
+      if (!blank) remember(reader.line, lineNo, undefined);
       continue;
     }
     if (cls === LineClass.Start) {
@@ -456,11 +457,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
       rec.begin(reader, lineNo, s, end);
       const failedStep = beforeBuf !== undefined && reader.reportsFailedStep();
       if (failedStep) rec.before = beforeShown ?? { buf: beforeBuf!, s: beforeS, e: beforeE, no: beforeNo };
-      beforeBuf = reader.line.buf;
-      beforeS = reader.line.s;
-      beforeE = reader.line.e;
-      beforeNo = lineNo;
-      beforeShown = failedStep ? rec.before : undefined;
+      remember(reader.line, lineNo, failedStep ? rec.before : undefined);
       continue;
     }
     // Skip (log show's frame lines) and blank lines before any record: not log lines.
