@@ -291,6 +291,15 @@ function recurringService(lines: number): string {
   return out;
 }
 
+test('without a level, `could not`, `invalid` and a death by signal are an error and a crash', async (t) => {
+  const text = ['chown: invalid group: \'acme:acme-metrics\'', 'Could not find a package configuration file provided by "OpenEXR"', 'worker 7 was terminated by signal 9', 'job runner crashed while reading queue'];
+  const r = await condense(`${recurringService(300)}${text.join('\n')}\n${recurringService(30)}`, { top: 30 });
+  t.is(find(r, 'invalid group')!.severity, 'error');
+  t.is(find(r, 'Could not find a package')!.severity, 'error');
+  t.is(find(r, 'terminated by signal')!.severity, 'critical');
+  t.is(find(r, 'job runner crashed')!.severity, 'critical');
+});
+
 test("the input's own ending is shown from its first line: a report with no level word after a service's log; a log that ends as it went on shows its last ten, as tail does", async (t) => {
   // As tclsh prints an error: no timestamp, no level, a dozen lines.
   const report = ['expected integer but got "3O"', '    (reading increment)', '    invoked from within', '"incr until $days"', '    (procedure "keep_until" line 3)', '    invoked from within', '"keep_until $days 340"', '    ("dict for" body line 2)', '    invoked from within', '"dict for {name days} $table {', '    puts "$name keeps $days days"', '}"', '    (file "rotate.tcl" line 18)'];

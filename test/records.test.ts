@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -81,6 +81,35 @@ test('a checker\'s classes below a warning after a position (cppcheck\'s style:)
   t.is(find(r, 'can be declared as pointer to const')!.severity, 'notice');
   t.deepEqual(r.groups.slice(0, 2).map((g) => g.severity), ['error', 'error']);
   t.true(r.groups.slice(0, 2).some((g) => g.example.includes('Memory leak: buf')));
+});
+
+test('a linter\'s message code after a position says its class: pylint\'s conventions are notices, W a warning, E and F errors', async (t) => {
+  const r = await condense(real('pylint-findings.log'));
+  t.is(find(r, 'Missing function or method docstring')!.severity, 'notice');
+  t.is(find(r, 'Unused import')!.severity, 'warning');
+  t.deepEqual(r.groups.slice(0, 2).map((g) => g.severity), ['error', 'error']);
+  const errors = r.groups.slice(0, 2).map((g) => g.example).join('\n');
+  t.true(errors.includes("E1120: No value for argument 'd'") && errors.includes("E0602: Undefined variable 'place_order'"), errors);
+  // The same forms, flake8's and ruff's spelling (no colon after the code), among other lines.
+  const lines = ['app/a.py:3:1: E302 expected 2 blank lines, found 1', 'app/a.py:9:80: W291 trailing whitespace', 'app/a.py:12:5: F821 undefined name \'cfg\'', 'app/a.py:14:1: C901 \'load\' is too complex (12)', 'app/a.py:20:1: R0913: Too many arguments (8/5) (too-many-arguments)'];
+  const flake = await condense(`${lines.join('\n')}\n`.repeat(30));
+  t.deepEqual(['blank lines, found', 'trailing whitespace', 'undefined name', 'is too complex', 'Too many arguments'].map((m) => find(flake, m)?.severity), ['error', 'warning', 'error', 'notice', 'notice']);
+});
+
+test('a Redis log\'s `pid:role` before its time is header: its lines are timestamped records; `crashed by signal` is critical', async (t) => {
+  const r = await condense(real('redis-crash.log'));
+  t.is(r.format, 'plain text', 'its bug report is mostly lines without the header');
+  t.true(r.groups[0]!.example.includes('Redis 7.0.15 crashed by signal: 11'), r.groups[0]!.example);
+  t.is(r.groups[0]!.severity, 'critical');
+  t.truthy(r.groups[0]!.firstTime);
+  let log = '';
+  for (let i = 0; i < 40; i++) log += `24506:S 03 Dec 2026 15:58:${String(10 + i).padStart(2, '0')}.497 * Connecting to MASTER 127.0.0.1:6397\n24506:S 03 Dec 2026 15:58:${String(10 + i).padStart(2, '0')}.512 # Error condition on socket for SYNC: Connection refused\n`;
+  const replica = await condense(log);
+  t.is(replica.format, 'timestamped log');
+  const refused = find(replica, 'Error condition on socket')!;
+  t.is(refused.severity, 'error');
+  t.is(refused.template, '# Error condition on socket for SYNC: Connection refused');
+  t.is(refused.firstTime, '03 Dec 2026 15:58:10.512');
 });
 
 test('a server\'s DETAIL and STATEMENT under its ERROR\'s header say more of that error; PostgreSQL\'s LOG is its level for the normal course', async (t) => {

@@ -85,14 +85,14 @@ export function fromLevelWord(word: string): Severity | undefined {
 }
 
 // Used only when a line declares no level: the words a human would scan for.
-const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|out of memory|oom-kill|illegal instruction|bus error|stack smashing detected|double free)/i;
+const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|crashed|(?:killed|terminated) by signal|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|out of memory|oom-kill|illegal instruction|bus error|stack smashing detected|double free)/i;
 const ERROR_WORDS =
-  /\b(?:errors?|exception|fail(?:ed|ures?|s|ing)?|traceback|(?:merge )?conflicts?|denied|refused|abort(?:ed)?|unhandled|cannot|can't|unable to|timed? ?out|no such file or directory|command not found|divi(?:sion|de) by zero|violat(?:es|ed|ions?)|corrupt(?:ed|ion)?|bad crc|crc error|checksum mismatch|(?:exit(?:ed)?|finished|returned|terminated) with (?:status|code|exit code) [1-9]\d*|exit (?:status|code) [1-9]\d*)\b/i;
+  /\b(?:errors?|exception|fail(?:ed|ures?|s|ing)?|traceback|(?:merge )?conflicts?|denied|refused|abort(?:ed)?|unhandled|cannot|can't|could not|couldn't|unable to|invalid|timed? ?out|no such file or directory|command not found|divi(?:sion|de) by zero|violat(?:es|ed|ions?)|corrupt(?:ed|ion)?|bad crc|crc error|checksum mismatch|(?:exit(?:ed)?|finished|returned|terminated) with (?:status|code|exit code) [1-9]\d*|exit (?:status|code) [1-9]\d*)\b/i;
 const WARNING_WORDS = /\b(?:warn(?:ing)?s?|deprecated|retry(?:ing)?)\b/i;
 
 // One pass that rules out most lines before the three family tests run.
 const ANY_WORD =
-  /conflict|fatal|panic|critical|emerg|segfault|segmentation|core dumped|out of memory|oom-kill|illegal instr|err|double free|smashing|by zero|violat|corrupt|crc|checksum mismatch|exception|fail|traceback|denied|refused|abort|unhandled|cannot|can't|unable to|timed|time out|warn|deprecated|retry|no such file|not found|exit|with status|with code/i;
+  /conflict|fatal|panic|crashed|by signal|critical|emerg|segfault|segmentation|core dumped|out of memory|oom-kill|illegal instr|err|double free|smashing|by zero|violat|corrupt|crc|checksum mismatch|exception|fail|traceback|denied|refused|abort|unhandled|cannot|can't|could not|couldn't|unable to|invalid|timed|time out|warn|deprecated|retry|no such file|not found|exit|with status|with code/i;
 
 /**
  * What says nothing went wrong though it holds such a word: a count of none (`0 failed`,

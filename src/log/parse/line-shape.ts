@@ -119,6 +119,11 @@ function afterName(levels: string): RegExp {
   return new RegExp(`^[\\w.+/\\-]+(?::\\d+){0,2}(?:\\[\\d+\\])?: (?:${levels})(?:\\[[\\w-]+\\])?: `);
 }
 
+/** A file position, then a message code of one of these letters and 3 or 4 digits (`src/x.py:11:23: E1120: `). */
+function linterCode(letters: string): RegExp {
+  return new RegExp(`^[\\w./\\\\-]+\\.[A-Za-z]\\w{0,5}:\\d+(?::\\d+)?: (?:${letters})\\d{3,4}\\b:? `);
+}
+
 /**
  * A program's complaint that names where it went wrong but no level word, as shells, stream
  * editors, compressors and linkers print to stderr: `run.sh: line 12: cfg: command not
@@ -158,6 +163,12 @@ const OPENERS: [RegExp, Severity, number][] = [
   [afterName('warning|WARNING|Warning'), Severity.Warning, Shape.LevelWord],
   // cppcheck's classes below a warning (`x.c:3:15: style: Parameter 'p' can be ...`).
   [afterName('note|NOTE|Note|help|style|performance|portability|information'), Severity.Notice, Shape.LevelWord],
+  // A linter's message code after the position, its letter the class (pylint, flake8, ruff:
+  // `x.py:11:23: E1120: No value for ...`, `x.py:3:1: W291 trailing whitespace`): conventions,
+  // refactorings, docstrings, naming and import order are notices, W a warning, E and F errors.
+  [linterCode('C|R|D|N|I'), Severity.Notice, Shape.LevelWord],
+  [linterCode('W'), Severity.Warning, Shape.LevelWord],
+  [linterCode('E|F'), Severity.Error, Shape.LevelWord],
   [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
   [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
   [LOCATED_AT_END, Severity.Warning, Shape.LevelWord],

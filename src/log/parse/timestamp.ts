@@ -61,12 +61,20 @@ export function matchTimestampAt(line: string, pos: number, out: TimestampMatch)
 /**
  * Where a line's timestamp may start, from `pos`: past the level letter Ruby's Logger
  * writes before its bracketed time (`E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app:
- * ...`; the level's word follows the time, where the level column finds it).
+ * ...`; the level's word follows the time, where the level column finds it), and past the
+ * process id and role letter Redis writes before it (`24318:M 03 Dec 2026 15:58:08.399 #`).
  */
 export function stampFrom(line: string, pos: number): number {
   const c = line.charCodeAt(pos);
-  return c >= 65 && c <= 90 && line.charCodeAt(pos + 1) === 44 && line.charCodeAt(pos + 2) === 32 && line.charCodeAt(pos + 3) === 91 ? pos + 3 : pos;
+  if (c >= 65 && c <= 90) return line.charCodeAt(pos + 1) === 44 && line.charCodeAt(pos + 2) === 32 && line.charCodeAt(pos + 3) === 91 ? pos + 3 : pos;
+  if (c < 48 || c > 57) return pos;
+  let p = pos + 1;
+  while (p < pos + 10 && isDigit(line.charCodeAt(p))) p++;
+  const role = line.charCodeAt(p + 1);
+  return line.charCodeAt(p) === 58 /* : */ && role >= 65 && role <= 90 && line.charCodeAt(p + 2) === 32 && isDigit(line.charCodeAt(p + 3)) ? p + 3 : pos;
 }
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
  * A bare Unix epoch (seconds, milliseconds, microseconds or nanoseconds, 2001..2286) as an
