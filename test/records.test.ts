@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -110,6 +110,20 @@ test('a Redis log\'s `pid:role` before its time is header: its lines are timesta
   t.is(refused.severity, 'error');
   t.is(refused.template, '# Error condition on socket for SYNC: Connection refused');
   t.is(refused.firstTime, '03 Dec 2026 15:58:10.512');
+});
+
+test('Erlang/OTP\'s reports: a header line with no message is one record with the lines under it, its kind the level, its first line the template', async (t) => {
+  const r = await condense(real('erlang-crash.log'));
+  t.is(r.format, 'timestamped log');
+  t.deepEqual(r.groups.slice(0, 3).map((g) => [g.severity, g.firstTime?.startsWith('3-Dec-2026::')]), [['error', true], ['error', true], ['error', true]]);
+  const crash = find(r, 'crasher:')!;
+  t.true(crash.exampleMore.some((l) => l.includes('exception error: no match of right hand side value error')), JSON.stringify(crash.exampleMore));
+  t.true(crash.exampleMore.some((l) => l.includes('in function  rate_srv:handle_call/3 (rate_srv.erl, line 13)')), JSON.stringify(crash.exampleMore));
+  const invoices = find(r, 'converted:')!;
+  t.is(invoices.severity, 'info');
+  t.is(invoices.count, 30);
+  t.is(invoices.lines, 60);
+  t.is(find(r, 'supervisor: {local,rate_sup}')?.severity, 'error', 'the supervisor\'s report on its child');
 });
 
 test('a server\'s DETAIL and STATEMENT under its ERROR\'s header say more of that error; PostgreSQL\'s LOG is its level for the normal course', async (t) => {

@@ -28,6 +28,12 @@ export interface FormatInfo {
    * synced SKU-20000`): the two are one record, the second its level and its template.
    */
   levelOnNextLine?: true;
+  /**
+   * Each record's header line holds no message (Erlang/OTP's `=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===`):
+   * the lines under it, to the next header, are its message, and the first is its template.
+   * Such an input is strict: a line without a header continues a record.
+   */
+  messageOnNextLine?: true;
   /** The key of the trace or request ids the input's lines carry (`trace_id`, `req`), if any. */
   traceKey?: string;
   /** The token position of the log's own level column, if it has one. */

@@ -2,7 +2,7 @@ import type { FormatInfo } from '../model/format.js';
 import { charIndex, LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
 import { TemplateScanner } from './template.js';
-import { epochToIso, matchTimestampAt, stampFrom, type TimestampMatch } from './timestamp.js';
+import { epochToIso, matchTimestampAt, REPORT_HEADER, stampFrom, type TimestampMatch } from './timestamp.js';
 
 /**
  * Header fields sit in a line's first bytes: they are read from this much of it, decoded
@@ -267,7 +267,7 @@ export class LineParser {
       else break;
     }
     this.time = epochToIso(prefix.slice(ts.start, ts.end));
-    const column = declared ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
+    const column = declared ?? reportLevel(prefix, fieldsEnd) ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
     const level = column ?? declaredLevel(prefix, msg);
     this.declared = level !== undefined;
     this.severity = level ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
@@ -277,6 +277,20 @@ export class LineParser {
     this.templateAt = fieldsEnd > contentStart ? -1 : msg;
     return true;
   }
+}
+
+/**
+ * Erlang/OTP's report kinds (`=CRASH REPORT==== ...`): a level where the kind is a level's
+ * name, and the kinds OTP logs at a level of their own: a process's crash and a
+ * supervisor's report on a child at error, progress at info.
+ */
+const REPORT_LEVELS: Readonly<Record<string, Severity>> = { CRASH: Severity.Error, SUPERVISOR: Severity.Error, PROGRESS: Severity.Info };
+
+function reportLevel(prefix: string, at: number): Severity | undefined {
+  if (prefix.charCodeAt(at) !== 61 /* = */) return undefined;
+  REPORT_HEADER.lastIndex = at;
+  const m = REPORT_HEADER.exec(prefix);
+  return m === null ? undefined : (REPORT_LEVELS[m[1]!] ?? fromLevelWord(m[1]!));
 }
 
 const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);

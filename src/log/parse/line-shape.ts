@@ -11,7 +11,7 @@ import { fromWords, Severity } from '../model/severity.js';
 import { latin1 } from './line-parser.js';
 
 export const Shape = {
-  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`, Ruby's `\tfrom x.rb:8:in 'f'`. */
+  /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`, Ruby's `\tfrom x.rb:8:in 'f'`, Erlang's `  in function  m:f/3 (m.erl, line 7)`. */
   Frame: 1 << 0,
   /** `Caused by: ...`, `Suppressed: ...`, PHP's `Next RuntimeException: ...`: a chained cause. */
   Cause: 1 << 1,
@@ -55,7 +55,7 @@ export const Shape = {
 /** A continuation line whose shape says it carries the cause: shown with the record's head. */
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
-const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: )|\s+from \S+:\d+:in )/;
+const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: )|\s+from \S+:\d+:in |\s+in (?:function|call from) +[\w@]+:[\w@']+\/\d+)/;
 const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$)/;
 const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocated by thread \S+ here:|Thread T\d+ created by |Goroutine \d+ \(\w+\) created at:|Shadow byte|=>0x[0-9a-f]+:)/;
 /**

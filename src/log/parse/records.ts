@@ -108,6 +108,8 @@ export class RecordReader {
   #trace = false;
   /** The open record is its header line alone so far. */
   #headerOnly = false;
+  /** The open record's head's severity (a header's message on the next line keeps it: FormatInfo.messageOnNextLine). */
+  #headerSeverity: Severity = Severity.Info;
   /** The open record's head, where it is a header line that declared an error or a warning ('' otherwise). */
   #errorHead = '';
   /** The open record is a trace that holds a diff (a line of one continued it): its next diff lines continue it too (isDiffLine). */
@@ -162,10 +164,10 @@ export class RecordReader {
     } else {
       this.indent = indent;
       const shape = shapeOf(this.#body, indent, this.shape).shape;
-      this.isLevelLine = this.#headerOnly && info.levelOnNextLine === true && indent === 0 && (shape & Shape.LevelWord) !== 0;
+      this.isLevelLine = this.#headerOnly && ((info.levelOnNextLine === true && indent === 0 && (shape & Shape.LevelWord) !== 0) || info.messageOnNextLine === true);
       if (this.isLevelLine) {
-        // The header's record, its level and message on this line.
-        this.opener = this.shape.severity;
+        // The header's record, its level and message on this line (or its message alone, the header's level kept).
+        this.opener = info.messageOnNextLine === true ? this.#headerSeverity : this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
       cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
@@ -182,6 +184,7 @@ export class RecordReader {
       this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
       this.#open = true;
       this.#headerOnly = this.isHeader;
+      this.#headerSeverity = this.parser.severity;
       this.#diff = false;
       this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);

@@ -12,8 +12,8 @@ const FORMS: RegExp[] = [
   /(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]?\d \d{1,2}:\d\d:\d\d(?:\.\d{1,9})?(?: \d{4})?|[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d(?: [AP]M)?/y,
   // Apache and nginx access: 10/Oct/2000:13:55:36 -0700
   /\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d(?: [+-]\d{4})?/y,
-  // A month's name between day and year: 03-Dec-2026 14:23:30 UTC (PHP's error_log, Tomcat), 3 Dec 2026 14:23:30
-  /\d{1,2}[- ][A-Z][a-z]{2}[- ]\d{4}[ :]\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d|UTC|GMT)\b)?/y,
+  // A month's name between day and year: 03-Dec-2026 14:23:30 UTC (PHP's error_log, Tomcat), 3 Dec 2026 14:23:30, 3-Dec-2026::16:26:38.970600 (Erlang/OTP)
+  /\d{1,2}[- ][A-Z][a-z]{2}[- ]\d{4}(?: |::?)\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d|UTC|GMT)\b)?/y,
   // Day-first or month-first dates: 23.09.2025 08:00:03, 09/23/2025 08:00:03, 9/3/2025 8:00:03
   /\d{1,2}[./-]\d{1,2}[./-]\d{4}[ T]\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?/y,
   // Compact date and time: 081109 203615 (HDFS), 20171223-22:15:29:606 and 20171224-0:32:28:8
@@ -62,10 +62,15 @@ export function matchTimestampAt(line: string, pos: number, out: TimestampMatch)
  * Where a line's timestamp may start, from `pos`: past the level letter Ruby's Logger
  * writes before its bracketed time (`E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app:
  * ...`; the level's word follows the time, where the level column finds it), and past the
- * process id and role letter Redis writes before it (`24318:M 03 Dec 2026 15:58:08.399 #`).
+ * process id and role letter Redis writes before it (`24318:M 03 Dec 2026 15:58:08.399 #`),
+ * and past the kind of report Erlang/OTP writes before it (`=ERROR REPORT==== 3-Dec-2026::...`).
  */
 export function stampFrom(line: string, pos: number): number {
   const c = line.charCodeAt(pos);
+  if (c === 61 /* = */) {
+    REPORT_HEADER.lastIndex = pos;
+    return REPORT_HEADER.test(line) ? REPORT_HEADER.lastIndex : pos;
+  }
   if (c >= 65 && c <= 90) return line.charCodeAt(pos + 1) === 44 && line.charCodeAt(pos + 2) === 32 && line.charCodeAt(pos + 3) === 91 ? pos + 3 : pos;
   if (c < 48 || c > 57) return pos;
   let p = pos + 1;
@@ -75,6 +80,9 @@ export function stampFrom(line: string, pos: number): number {
 }
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** Erlang/OTP's report header before its time: `=CRASH REPORT==== `; the kind is group 1. */
+export const REPORT_HEADER = /=([A-Z]+) REPORT={4} /y;
 
 /**
  * A bare Unix epoch (seconds, milliseconds, microseconds or nanoseconds, 2001..2286) as an

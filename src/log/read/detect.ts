@@ -29,8 +29,10 @@ export function detectFormat(head: string): FormatInfo {
   const traceKey = traceKeyOf(head);
   const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
   const levelOnNextLine = info.format === 'timestamped' && levelColumn === undefined && levelsOnNextLine(head);
+  const messageOnNextLine = info.format === 'timestamped' && !levelOnNextLine && messagesOnNextLine(head);
   return {
     ...info,
+    ...(messageOnNextLine ? { strict: true, messageOnNextLine: true as const } : {}),
     ...(named ? { namePrefix: true as const } : {}),
     ...(levelOnNextLine ? { levelOnNextLine: true as const } : {}),
     ...(traceKey !== undefined ? { traceKey } : {}),
@@ -56,6 +58,19 @@ function levelsOnNextLine(head: string): boolean {
     if (level !== null && fromLevelWord(level[1]!) !== undefined) paired++;
   }
   return paired >= 3 && paired >= stamped * LEVEL_ON_NEXT_LINE_SHARE;
+}
+
+/** Whether nearly every timestamped line of the head has nothing after its time but `=` (FormatInfo.messageOnNextLine). */
+function messagesOnNextLine(head: string): boolean {
+  const m: TimestampMatch = { start: 0, end: 0 };
+  let stamped = 0;
+  let bare = 0;
+  for (const line of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+    if (!matchTimestampAt(line, stampFrom(line, 0), m)) continue;
+    stamped++;
+    if (/^[\s=]*$/.test(line.slice(m.end))) bare++;
+  }
+  return bare >= 3 && bare >= stamped * LEVEL_ON_NEXT_LINE_SHARE;
 }
 
 /** Share of the head's lines with a service prefix (`worker-1  | `) that makes them docker compose's output. */
