@@ -119,9 +119,9 @@ function afterName(levels: string): RegExp {
   return new RegExp(`^[\\w.+/\\-]+(?::\\d+){0,2}(?:\\[\\d+\\])?: (?:${levels})(?:\\[[\\w-]+\\])?: `);
 }
 
-/** A file position, then a message code of one of these letters and 3 or 4 digits (`src/x.py:11:23: E1120: `). */
-function linterCode(letters: string): RegExp {
-  return new RegExp(`^[\\w./\\\\-]+\\.[A-Za-z]\\w{0,5}:\\d+(?::\\d+)?: (?:${letters})\\d{3,4}\\b:? `);
+/** A file position, then a message code of these forms (`src/x.py:11:23: E1120: `). */
+function linterCode(codes: string): RegExp {
+  return new RegExp(`^[\\w./\\\\-]+\\.[A-Za-z]\\w{0,5}:\\d+(?::\\d+)?: (?:${codes})\\b:? `);
 }
 
 /**
@@ -165,10 +165,11 @@ const OPENERS: [RegExp, Severity, number][] = [
   [afterName('note|NOTE|Note|help|style|performance|portability|information'), Severity.Notice, Shape.LevelWord],
   // A linter's message code after the position, its letter the class (pylint, flake8, ruff:
   // `x.py:11:23: E1120: No value for ...`, `x.py:3:1: W291 trailing whitespace`): conventions,
-  // refactorings, docstrings, naming and import order are notices, W a warning, E and F errors.
-  [linterCode('C|R|D|N|I'), Severity.Notice, Shape.LevelWord],
-  [linterCode('W'), Severity.Warning, Shape.LevelWord],
-  [linterCode('E|F'), Severity.Error, Shape.LevelWord],
+  // refactorings, docstrings, naming and import order are notices, and so is pycodestyle's
+  // layout (E1xx to E7xx: three digits, where pylint's have four); W a warning, E and F errors.
+  [linterCode(String.raw`[CRDNI]\d{3,4}|E[1-7]\d\d`), Severity.Notice, Shape.LevelWord],
+  [linterCode(String.raw`W\d{3,4}`), Severity.Warning, Shape.LevelWord],
+  [linterCode(String.raw`[EF]\d{3,4}`), Severity.Error, Shape.LevelWord],
   [LOCATED_WARNING, Severity.Warning, Shape.LevelWord],
   [LOCATED_ERROR, Severity.Error, Shape.LevelWord],
   [LOCATED_AT_END, Severity.Warning, Shape.LevelWord],
