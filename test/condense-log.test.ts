@@ -300,6 +300,17 @@ test('without a level, `could not`, `invalid` and a death by signal are an error
   t.is(find(r, 'job runner crashed')!.severity, 'critical');
 });
 
+test('in the text, a group of one record shows that record, not its template as well; a group of many shows both', async (t) => {
+  const r = await condense(`${recurringService(300)}2025-01-01T01:00:00Z ERROR payment 4711 declined by gateway gw-3\n`, { top: 30 });
+  const text = renderLogText(r, 100_000);
+  const once = find(r, 'declined by gateway')!;
+  t.is(once.count, 1);
+  t.false(text.includes(`  ${once.template}\n`), 'the template of a one-record group');
+  t.true(text.includes('e.g. 2025-01-01T01:00:00Z ERROR payment 4711 declined by gateway gw-3'));
+  const many = find(r, 'handled job')!;
+  t.true(text.includes(`  ${many.template}\n`), many.template);
+});
+
 test("the input's own ending is shown from its first line: a report with no level word after a service's log; a log that ends as it went on shows its last ten, as tail does", async (t) => {
   // As tclsh prints an error: no timestamp, no level, a dozen lines.
   const report = ['expected integer but got "3O"', '    (reading increment)', '    invoked from within', '"incr until $days"', '    (procedure "keep_until" line 3)', '    invoked from within', '"keep_until $days 340"', '    ("dict for" body line 2)', '    invoked from within', '"dict for {name days} $table {', '    puts "$name keeps $days days"', '}"', '    (file "rotate.tcl" line 18)'];

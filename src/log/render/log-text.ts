@@ -147,7 +147,8 @@ function renderGroup(g: ShownGroup): string {
   }
   const tokens = g.template.split(/[ \t]+/);
   const headerTokens = headerTokenCount(tokens);
-  s += `  ${headerThenMessage(g.template, afterTokens(g.template, 0, headerTokens))}\n`;
+  // A group of one record: its example is that record, and the template says nothing more.
+  if (g.count > 1) s += `  ${headerThenMessage(g.template, afterTokens(g.template, 0, headerTokens))}\n`;
   if (g.values !== undefined) {
     const parts = g.values.map((v) => {
       const list = v.values.map((x) => `${cell(x.value, 40)} x${n(x.count)}`).join(', ');
