@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -125,6 +125,15 @@ test('Erlang/OTP\'s reports: a header line with no message is one record with th
   t.is(invoices.count, 30);
   t.is(invoices.lines, 60);
   t.is(find(r, 'supervisor: {local,rate_sup}')?.severity, 'error', 'the supervisor\'s report on its child');
+});
+
+test('TeX\'s `!` error is an error, with the `l.N` line that names where it stopped', async (t) => {
+  const r = await condense(real('latex-undefined.log'));
+  const g = r.groups[0]!;
+  t.is(g.severity, 'error');
+  t.is(g.example, '! Undefined control sequence.');
+  t.true(g.exampleMore.some((l) => l.startsWith('l.214 Latency is summarised in \\latencysummary')), JSON.stringify(g.exampleMore));
+  t.is(find(r, 'LaTeX Warning: Reference')!.severity, 'warning');
 });
 
 test('a server\'s DETAIL and STATEMENT under its ERROR\'s header say more of that error; PostgreSQL\'s LOG is its level for the normal course', async (t) => {

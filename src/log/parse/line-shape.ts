@@ -101,7 +101,8 @@ const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
-const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)/;
+/** A source excerpt's line: rustc's and others' gutter (`4  |     let x`), TeX's line number before the line it stopped in (`l.111 Latency is \\latencytable`). */
+const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)|^l\.\d+ /;
 const EXCERPT_LABEL = /^ *\| *[\s|-]*[\^~]+[\s^~-]* [^\s^~|-]/;
 /** A label under the code it marks without a gutter: shellcheck's `^-----^ SC2115 (warning): ...`. */
 const CARET_LABEL = /^\s*\^[-~^]*\s+[^\s^~|-]/;
@@ -151,6 +152,8 @@ const LOCATED_AT_END = /^\S.* at \S+ line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.
  * that begins with a level word.
  */
 const OPENERS: [RegExp, Severity, number][] = [
+  // TeX's and LaTeX's errors: `! Undefined control sequence.`, `! LaTeX Error: File `x.sty' not found.`
+  [/^! (?:[A-Z]|==> )/, Severity.Error, Shape.Opener],
   [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
   [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
