@@ -42,8 +42,8 @@ export function detectFormat(head: string): FormatInfo {
 
 /** A line that begins with a level word in capitals and a colon (`SEVERE: ...`, `INFO: ...`). */
 const LEVEL_LINE = /^([A-Z]{3,8}): /;
-/** Share of the head's timestamped lines followed by a level line that makes that the format. */
-const LEVEL_ON_NEXT_LINE_SHARE = 0.8;
+/** Share of the head's timestamped lines that must put their level or message on the next line for that to be the format. */
+const NEXT_LINE_SHARE = 0.8;
 
 /** Whether nearly every timestamped line of the head is followed by its level line (FormatInfo.levelOnNextLine). */
 function levelsOnNextLine(head: string): boolean {
@@ -57,7 +57,7 @@ function levelsOnNextLine(head: string): boolean {
     const level = LEVEL_LINE.exec(lines[i + 1]!);
     if (level !== null && fromLevelWord(level[1]!) !== undefined) paired++;
   }
-  return paired >= 3 && paired >= stamped * LEVEL_ON_NEXT_LINE_SHARE;
+  return paired >= 3 && paired >= stamped * NEXT_LINE_SHARE;
 }
 
 /** Whether nearly every timestamped line of the head has nothing after its time but `=` (FormatInfo.messageOnNextLine). */
@@ -70,7 +70,7 @@ function messagesOnNextLine(head: string): boolean {
     stamped++;
     if (/^[\s=]*$/.test(line.slice(m.end))) bare++;
   }
-  return bare >= 3 && bare >= stamped * LEVEL_ON_NEXT_LINE_SHARE;
+  return bare >= 3 && bare >= stamped * NEXT_LINE_SHARE;
 }
 
 /** Share of the head's lines with a service prefix (`worker-1  | `) that makes them docker compose's output. */
