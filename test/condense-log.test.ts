@@ -300,6 +300,18 @@ test('without a level, `could not`, `invalid` and a death by signal are an error
   t.is(find(r, 'job runner crashed')!.severity, 'critical');
 });
 
+test('a located complaint after a timestamp is an error: named\'s zone loader names the file and line it stopped at', async (t) => {
+  let log = '';
+  for (let i = 0; i < 60; i++) log += `03-Dec-2026 17:14:00.${String(100 + i)} zone shop${i}.example/IN: loaded serial ${2026120300 + i}\n`;
+  log += '03-Dec-2026 17:14:00.803 dns_master_load: /srv/zones/db.shop87.example:7: www.shop87.example: CNAME and other data\n';
+  log += '03-Dec-2026 17:14:00.804 dns_master_load: /srv/zones/db.shop88.example:3: ignoring out-of-zone data (warning)\n';
+  const r = await condense(log, { top: 30 });
+  t.is(r.format, 'timestamped log');
+  t.is(find(r, 'CNAME and other data')!.severity, 'error');
+  t.is(find(r, 'ignoring out-of-zone data')!.severity, 'warning');
+  t.is(find(r, 'loaded serial')!.severity, 'info');
+});
+
 test('in the text, a group of one record shows that record, not its template as well; a group of many shows both', async (t) => {
   const r = await condense(`${recurringService(300)}2025-01-01T01:00:00Z ERROR payment 4711 declined by gateway gw-3\n`, { top: 30 });
   const text = renderLogText(r, 100_000);

@@ -1,6 +1,7 @@
 import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
 import type { FormatInfo } from '../model/format.js';
-import { latin1, LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
+import { latin1 } from '../parse/latin1.js';
+import { LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
 import { clip } from '../../core/text.js';
 import { CAUSE_SHAPES, isIndentedGoFunction, isRuntimeFrame, Shape } from '../parse/line-shape.js';
 import {

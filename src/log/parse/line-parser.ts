@@ -1,6 +1,8 @@
 import type { FormatInfo } from '../model/format.js';
 import { charIndex, LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
+import { latin1 } from './latin1.js';
+import { locatedLevel } from './line-shape.js';
 import { TemplateScanner } from './template.js';
 import { epochToIso, matchTimestampAt, REPORT_HEADER, stampFrom, type TimestampMatch } from './timestamp.js';
 
@@ -10,9 +12,6 @@ import { epochToIso, matchTimestampAt, REPORT_HEADER, stampFrom, type TimestampM
  */
 export const PREFIX_BYTES = 160;
 
-/** Buffer#latin1Slice skips toString's argument checks; the line loop calls it per line. */
-export const latin1 = (buf: Buffer, s: number, e: number): string =>
-  (buf as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(s, e);
 /** How much of a message the word rules read when a line declares no level. */
 const WORDS_BYTES = 500;
 
@@ -270,7 +269,8 @@ export class LineParser {
     const column = declared ?? reportLevel(prefix, fieldsEnd) ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
     const level = column ?? declaredLevel(prefix, msg);
     this.declared = level !== undefined;
-    this.severity = level ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
+    // A message that is a program's located complaint (`dns_master_load: /etc/z/db.x:7: ...`) says it went wrong there.
+    this.severity = level ?? locatedLevel(prefix.slice(msg)) ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
     this.scanner.begin(buf);
     if (fieldsEnd > contentStart) this.scanner.add(s + contentStart, s + fieldsEnd);
     this.scanner.add(s + msg, e);

@@ -8,7 +8,7 @@
  * only for lines that carry no header, so a log of timestamped lines pays nothing here.
  */
 import { fromWords, Severity } from '../model/severity.js';
-import { latin1 } from './line-parser.js';
+import { latin1 } from './latin1.js';
 
 export const Shape = {
   /** `\tat com.x.Y(Y.java:1)`, `    at f (file.js:1:2)`, `  File "x.py", line 3, in f`, Go's `\t/src/x.go:12 +0x1d`, Rust's `   3: crate::f`, PHP's `#0 /app/x.php(6): f()`, Ruby's `\tfrom x.rb:8:in 'f'`, Erlang's `  in function  m:f/3 (m.erl, line 7)`. */
@@ -144,6 +144,15 @@ const LOCATED_ERROR = new RegExp(LOCATED);
  * 2.`): at least a warning, worse when its words say worse. Read at the end of the
  * line's start that shapeOf is given: a line longer than that is not read as one.
  */
+/**
+ * The severity of a message after a header that is a located complaint (LOCATED_ERROR,
+ * LOCATED_WARNING: worse where its words say worse), or undefined.
+ */
+export function locatedLevel(message: string): Severity | undefined {
+  const level = LOCATED_WARNING.test(message) ? Severity.Warning : LOCATED_ERROR.test(message) ? Severity.Error : undefined;
+  return level === undefined ? undefined : (Math.min(level, fromWords(message)) as Severity);
+}
+
 const LOCATED_AT_END = /^\S.* at \S+ line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
 
 /**

@@ -23,7 +23,8 @@
  */
 import type { FormatInfo } from '../model/format.js';
 import { announces, checkerPrefixLength, indentOf, isDiffLine, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
-import { isLogShowFrame, latin1, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
+import { latin1 } from './latin1.js';
+import { isLogShowFrame, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
 import { fromLevelWord, Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
 import { mayNeedRedaction } from '../../redact/screen.js';
