@@ -312,6 +312,16 @@ test('a located complaint after a timestamp is an error: named\'s zone loader na
   t.is(find(r, 'loaded serial')!.severity, 'info');
 });
 
+test('a position and a message, no column, no level: a checker\'s finding is a warning; a trace\'s location is not one', async (t) => {
+  const lines = ['pre-commit: running config lint', 'settings.ini:1: timeout must be <= 50 (policy OPS-12)', '/usr/lib/python3/dist-packages/cfg.py:12: DeprecationWarning: load() without Loader is deprecated', 'rules.yaml:4: error: unknown key "retires"', 'pricing.py:27: KeyError', 'tests/test_x.py:36: in test_total'];
+  const r = await condense(`${recurringService(300)}${lines.join('\n')}\n${recurringService(30)}`, { top: 40 });
+  t.is(find(r, 'timeout must be')!.severity, 'warning');
+  t.is(find(r, 'DeprecationWarning')!.severity, 'warning');
+  t.is(find(r, 'unknown key')!.severity, 'error');
+  t.not(find(r, 'in test_total')?.severity, 'warning');
+  t.not(find(r, 'pricing.py')?.severity, 'warning');
+});
+
 test('in the text, a group of one record shows that record, not its template as well; a group of many shows both', async (t) => {
   const r = await condense(`${recurringService(300)}2025-01-01T01:00:00Z ERROR payment 4711 declined by gateway gw-3\n`, { top: 30 });
   const text = renderLogText(r, 100_000);

@@ -101,6 +101,8 @@ const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
+/** A position alone as a trace names one: `x.py:36: in f`, `pricing.py:27: KeyError`, `t.py:9: AssertionError: ...`. */
+const TRACE_LOCATION = /^[\w./\\-]+:\d+: (?:in \S+$|(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Exit|Interrupt|Iteration)\b)/;
 /** A source excerpt's line: rustc's and others' gutter (`4  |     let x`), TeX's line number before the line it stopped in (`l.111 Latency is \\latencytable`). */
 const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)|^l\.\d+ /;
 const EXCERPT_LABEL = /^ *\| *[\s|-]*[\^~]+[\s^~-]* [^\s^~|-]/;
@@ -245,8 +247,13 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     }
     // A compiler names a line and column to say what is wrong there (Go's names no level):
     // an error unless it declares another. A line alone is a trace's location as often
-    // (pytest's `pricing.py:27: KeyError`, `x.py:36: in f`).
-    if (shape === Shape.Diagnostic && COMPILER_POSITION.test(body)) out.severity = Severity.Error;
+    // (pytest's `pricing.py:27: KeyError`, `x.py:36: in f`); where its message is neither,
+    // a checker says what is wrong on that line (a hook's `settings.ini:1: timeout must be
+    // <= 50`, Python's `x.py:12: DeprecationWarning: ...`): a warning, worse where its words say so.
+    if (shape === Shape.Diagnostic) {
+      if (COMPILER_POSITION.test(body)) out.severity = Severity.Error;
+      else if (indent === 0 && !TRACE_LOCATION.test(body)) out.severity = Math.min(Severity.Warning, fromWords(body)) as Severity;
+    }
   } else if (shape & (Shape.Traceback | Shape.Exception)) {
     out.severity = Severity.Error;
   }

@@ -173,7 +173,7 @@ export class RecordReader {
       }
       cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
-        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity === Severity.Error)) this.opener = this.shape.severity;
+        if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
     }
