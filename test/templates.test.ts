@@ -42,6 +42,24 @@ test('nothing is claimed before a burst that follows no rare line, nor for a log
   t.falsy(r.groups.find((g) => g.rare !== undefined));
 });
 
+test('a rare line that shares with a burst only the fields before its message (thread, logger) is not claimed for it', async (t) => {
+  let log = '';
+  // Forty kinds of routine line, so that ranking leaves the rare one out.
+  const word = (j: number): string => `${String.fromCharCode(97 + (j % 26))}${String.fromCharCode(97 + ((j * 7) % 26))}ing`;
+  const kinds = Array.from({ length: 45 }, (_, k) => Array.from({ length: k + 1 }, (_, j) => word(j)).join(' '));
+  for (let i = 0; i < 300; i++) log += `2015-10-18 18:0${Math.floor(i / 60)}:${String(i % 60).padStart(2, '0')},100 INFO [main] org.example.web.RequestLog: ${kinds[i % kinds.length]} for request ${i} in ${i % 40} ms\n`;
+  log += '2015-10-18 18:05:10,034 INFO [Allocator] org.example.rm.ContainerAllocator: Received completed container c_17\n';
+  for (let i = 0; i < 20; i++) log += `2015-10-18 18:05:${String(20 + i)},100 INFO [main] org.example.web.RequestLog: ${kinds[i]} for request ${i} in 3 ms\n`;
+  for (let i = 0; i < 40; i++) log += `2015-10-18 18:06:${String(i).padStart(2, '0')},840 ERROR [Allocator] org.example.rm.ContainerAllocator: ERROR IN CONTACTING RM.\n`;
+  const r = await condense(log);
+  t.true(r.groups.some((g) => g.template.includes('ERROR IN CONTACTING RM') && g.count === 40));
+  t.true(r.totals.groups > 40);
+  t.falsy(r.groups.find((g) => g.rare !== undefined), JSON.stringify(r.groups.find((g) => g.rare !== undefined)?.rare));
+  // The same line with a word of the burst's own message in its message is claimed.
+  const r2 = await condense(log.replace('Received completed container c_17', 'RM address changed to rm-2, CONTACTING it next'));
+  t.true(r2.groups.find((g) => g.rare !== undefined)?.rare?.shared.includes('CONTACTING'));
+});
+
 test('a group whose errors all come from one host says so in its values line', async (t) => {
   const r = await condense(incident.text);
   const burst = r.groups.find((g) => g.template.includes('pool timeout'))!;

@@ -2,6 +2,7 @@ import type { GroupStat } from '../model/partial.js';
 import type { RareReason } from '../model/result.js';
 import { Severity } from '../model/severity.js';
 import { clip } from '../../core/text.js';
+import { afterTokens, headerTokenCount } from '../parse/header.js';
 
 /**
  * The rare line that explains a burst: a group of one or a few records that comes shortly
@@ -108,8 +109,18 @@ function wordShare(all: GroupStat[]): { count: Map<string, number>; most: number
   return { count, most: Math.max(2, Math.floor(MAX_WORD_SHARE * all.length)) };
 }
 
-/** Distinctive words of the rare group's example that the burst's example holds too. */
+/**
+ * Distinctive words of the rare group's message that the burst's message holds too. The
+ * fields before a message (a thread, a logger's name) say only that both came from the
+ * same part of the program: every line of it shares them.
+ */
 function sharedWords(c: GroupStat, burst: GroupStat, share: { count: Map<string, number>; most: number }): string[] {
-  const theirs = wordsOf(burst.example);
-  return [...wordsOf(c.example)].filter((w) => theirs.has(w) && (share.count.get(w) ?? 0) <= share.most).sort();
+  const theirs = wordsOf(messageOf(burst));
+  return [...wordsOf(messageOf(c))].filter((w) => theirs.has(w) && (share.count.get(w) ?? 0) <= share.most).sort();
+}
+
+/** A group's example past the input's header and the source fields its template begins with. */
+function messageOf(g: GroupStat): string {
+  const sourceFields = headerTokenCount(g.template.split(/[ \t]+/));
+  return g.exampleTemplateAt < 0 ? g.example : g.example.slice(afterTokens(g.example, g.exampleTemplateAt, sourceFields));
 }
