@@ -120,6 +120,8 @@ test('Erlang/OTP\'s reports: a header line with no message is one record with th
   const crash = find(r, 'crasher:')!;
   t.true(crash.exampleMore.some((l) => l.includes('exception error: no match of right hand side value error')), JSON.stringify(crash.exampleMore));
   t.true(crash.exampleMore.some((l) => l.includes('in function  rate_srv:handle_call/3 (rate_srv.erl, line 13)')), JSON.stringify(crash.exampleMore));
+  const terminating = find(r, 'Generic server rate_srv terminating')!;
+  t.true(terminating.exampleMore.includes('** Last message in was {convert,120,<<"CHF">>}'), JSON.stringify(terminating.exampleMore));
   const invoices = find(r, 'converted:')!;
   t.is(invoices.severity, 'info');
   t.is(invoices.count, 30);

@@ -58,6 +58,8 @@ const GOT_WANT = /\b(?:want|wanted|got|expected|actual)\b/;
 const POINTS_AT = /^\s*--> \S+:\d+(?::\d+)?\s*$/;
 const ASSERTION_WORDS = /\b(?:[Ee]xpected|[Rr]eceived|[Aa]ctual|left|right)\b/;
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
+/** The input a crashed server was handling: Erlang/OTP's `** Last message in was {convert,120,<<"CHF">>}`. */
+const IN_FLIGHT = /^\*\* Last message in was /;
 const MAX_DETAIL_LINES = 6;
 /** Placeholders whose values are tallied, per template. */
 const MAX_PLACEHOLDERS = 64;
@@ -287,7 +289,7 @@ class OpenRecord {
       let words = marker ? Severity.Info : fromWords(text);
       if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
       if (words < this.raised) this.raised = words;
-      if (!marker && (valueNext || assertion || words <= Severity.Error || EXCEPTION_NAME.test(text))) this.#detail(this.#keep(line));
+      if (!marker && (valueNext || assertion || words <= Severity.Error || EXCEPTION_NAME.test(text) || IN_FLIGHT.test(text))) this.#detail(this.#keep(line));
       if (endsWithColon(line) || text.trimEnd().endsWith('|-')) {
         this.#announcing = this.#keep(line);
         this.#valueNext = assertion;
