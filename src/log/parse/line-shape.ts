@@ -101,8 +101,6 @@ const CLOSER = /^[}\])]+[;,)]*\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;
-/** A position alone as a trace names one: `x.py:36: in f`, `pricing.py:27: KeyError`, `t.py:9: AssertionError: ...`. */
-const TRACE_LOCATION = /^[\w./\\-]+:\d+: (?:in \S+$|(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Exit|Interrupt|Iteration)\b)/;
 /** A source excerpt's line: rustc's and others' gutter (`4  |     let x`), TeX's line number before the line it stopped in (`l.111 Latency is \\latencytable`). */
 const EXCERPT = /^ *(?:\d+ +)?\|(?: |$)|^l\.\d+ /;
 const EXCERPT_LABEL = /^ *\| *[\s|-]*[\^~]+[\s^~-]* [^\s^~|-]/;
@@ -146,16 +144,17 @@ const LOCATED_ERROR = new RegExp(LOCATED);
  * 2.`): at least a warning, worse when its words say worse. Read at the end of the
  * line's start that shapeOf is given: a line longer than that is not read as one.
  */
+const LOCATED_AT_END = /^\S.* at \S+ line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
+
 /**
  * The severity of a message after a header that is a located complaint (LOCATED_ERROR,
- * LOCATED_WARNING: worse where its words say worse), or undefined.
+ * LOCATED_WARNING: worse where its words say worse), or undefined. Most messages are none:
+ * they pay for one match.
  */
 export function locatedLevel(message: string): Severity | undefined {
-  const level = LOCATED_WARNING.test(message) ? Severity.Warning : LOCATED_ERROR.test(message) ? Severity.Error : undefined;
-  return level === undefined ? undefined : (Math.min(level, fromWords(message)) as Severity);
+  if (!LOCATED_ERROR.test(message)) return undefined;
+  return Math.min(LOCATED_WARNING.test(message) ? Severity.Warning : Severity.Error, fromWords(message)) as Severity;
 }
-
-const LOCATED_AT_END = /^\S.* at \S+ line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
 
 /**
  * Lines that start a record of their own, with the severity they carry. The forms are those
@@ -252,7 +251,7 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
     // <= 50`, Python's `x.py:12: DeprecationWarning: ...`): a warning, worse where its words say so.
     if (shape === Shape.Diagnostic) {
       if (COMPILER_POSITION.test(body)) out.severity = Severity.Error;
-      else if (indent === 0 && !TRACE_LOCATION.test(body)) out.severity = Math.min(Severity.Warning, fromWords(body)) as Severity;
+      else if (indent === 0 && !isTraceLocation(body)) out.severity = Math.min(Severity.Warning, fromWords(body)) as Severity;
     }
   } else if (shape & (Shape.Traceback | Shape.Exception)) {
     out.severity = Severity.Error;
@@ -260,6 +259,13 @@ export function shapeOf(text: string, indent: number, out: LineShape): LineShape
   out.shape = shape;
   return out;
 }
+
+/** A position as a trace names one: `x.py:36: in f`, or an exception's line after it (`pricing.py:27: KeyError`). */
+function isTraceLocation(diagnostic: string): boolean {
+  const message = diagnostic.slice(diagnostic.indexOf(': ') + 2);
+  return TRACE_FUNCTION.test(message) || EXCEPTION.test(message);
+}
+const TRACE_FUNCTION = /^in \S+$/;
 
 /**
  * A line of a diff at column 0, as an assertion's report prints one under its message

@@ -37,18 +37,21 @@ export interface RareGroup {
 export function findRareLines(shown: GroupStat[], rest: GroupStat[], all: GroupStat[]): RareGroup[] {
   const bursts = shown
     .map((g, rank) => ({ g, rank }))
-    .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1);
+    .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1)
+    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)) }));
   if (bursts.length === 0) return [];
   const share = wordShare(all);
   const candidates: { group: GroupStat; reason: RareReason; score: number; distance: number }[] = [];
   for (const c of rest) {
     if (c.records > MAX_RARE_RECORDS) continue;
     let best: { reason: RareReason; score: number; distance: number } | undefined;
-    for (const { g: burst, rank } of bursts) {
+    let words: Set<string> | undefined;
+    for (const { g: burst, rank, words: theirs } of bursts) {
       if (c.lastLine >= burst.firstLine) continue;
       const gap = leadOf(c, burst);
       if (gap === undefined) continue;
-      const shared = sharedWords(c, burst, share);
+      words ??= wordsOf(messageOf(c));
+      const shared = sharedWords(words, theirs, share);
       const score = shared.length;
       if (best === undefined || score > best.score || (score === best.score && gap.distance < best.distance)) {
         best = { reason: { beforeRank: rank + 1, burst: clip(burst.template, BURST_CHARS), burstRecords: burst.records, lead: gap.text, shared }, score, distance: gap.distance };
@@ -109,17 +112,16 @@ function wordShare(all: GroupStat[]): { count: Map<string, number>; most: number
   return { count, most: Math.max(2, Math.floor(MAX_WORD_SHARE * all.length)) };
 }
 
-/**
- * Distinctive words of the rare group's message that the burst's message holds too. The
- * fields before a message (a thread, a logger's name) say only that both came from the
- * same part of the program: every line of it shares them.
- */
-function sharedWords(c: GroupStat, burst: GroupStat, share: { count: Map<string, number>; most: number }): string[] {
-  const theirs = wordsOf(messageOf(burst));
-  return [...wordsOf(messageOf(c))].filter((w) => theirs.has(w) && (share.count.get(w) ?? 0) <= share.most).sort();
+/** Distinctive words of the rare group's message (`mine`) that the burst's message holds too (`theirs`). */
+function sharedWords(mine: Set<string>, theirs: Set<string>, share: { count: Map<string, number>; most: number }): string[] {
+  return [...mine].filter((w) => theirs.has(w) && (share.count.get(w) ?? 0) <= share.most).sort();
 }
 
-/** A group's example past the input's header and the source fields its template begins with. */
+/**
+ * A group's example past the input's header and the source fields its template begins with:
+ * those fields (a thread, a logger's name) say only that a rare line and a burst came from
+ * the same part of the program, which every line of it shares.
+ */
 function messageOf(g: GroupStat): string {
   const sourceFields = headerTokenCount(g.template.split(/[ \t]+/));
   return g.exampleTemplateAt < 0 ? g.example : g.example.slice(afterTokens(g.example, g.exampleTemplateAt, sourceFields));

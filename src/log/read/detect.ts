@@ -24,12 +24,14 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
  * depend on where chunks fall, so they are made once, here.
  */
 export function detectFormat(head: string): FormatInfo {
-  const named = namePrefixed(head);
-  const info = detectLayout(head, named);
+  // The last piece may be a cut line unless the head is the whole input; detection copes.
+  const lines = head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES);
+  const named = namePrefixed(lines);
+  const info = detectLayout(lines, named);
   const traceKey = traceKeyOf(head);
-  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(head, info) : undefined;
-  const levelOnNextLine = info.format === 'timestamped' && levelColumn === undefined && levelsOnNextLine(head);
-  const messageOnNextLine = info.format === 'timestamped' && !levelOnNextLine && messagesOnNextLine(head);
+  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(lines, info) : undefined;
+  const levelOnNextLine = info.format === 'timestamped' && levelColumn === undefined && levelsOnNextLine(lines);
+  const messageOnNextLine = info.format === 'timestamped' && !levelOnNextLine && messagesOnNextLine(lines);
   return {
     ...info,
     ...(messageOnNextLine ? { strict: true, messageOnNextLine: true as const } : {}),
@@ -46,8 +48,7 @@ const LEVEL_LINE = /^([A-Z]{3,8}): /;
 const NEXT_LINE_SHARE = 0.8;
 
 /** Whether nearly every timestamped line of the head is followed by its level line (FormatInfo.levelOnNextLine). */
-function levelsOnNextLine(head: string): boolean {
-  const lines = head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES);
+function levelsOnNextLine(lines: readonly string[]): boolean {
   const m: TimestampMatch = { start: 0, end: 0 };
   let stamped = 0;
   let paired = 0;
@@ -61,11 +62,11 @@ function levelsOnNextLine(head: string): boolean {
 }
 
 /** Whether nearly every timestamped line of the head has nothing after its time but `=` (FormatInfo.messageOnNextLine). */
-function messagesOnNextLine(head: string): boolean {
+function messagesOnNextLine(lines: readonly string[]): boolean {
   const m: TimestampMatch = { start: 0, end: 0 };
   let stamped = 0;
   let bare = 0;
-  for (const line of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+  for (const line of lines) {
     if (!matchTimestampAt(line, stampFrom(line, 0), m)) continue;
     stamped++;
     if (/^[\s=]*$/.test(line.slice(m.end))) bare++;
@@ -77,15 +78,15 @@ function messagesOnNextLine(head: string): boolean {
 const NAME_PREFIXED_SHARE = 0.8;
 
 /** Whether the head's lines are docker compose's: a service's name and a bar before nearly every one. */
-function namePrefixed(head: string): boolean {
-  let lines = 0;
+function namePrefixed(lines: readonly string[]): boolean {
+  let nonBlank = 0;
   let named = 0;
-  for (const line of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+  for (const line of lines) {
     if (line.trim() === '') continue;
-    lines++;
+    nonBlank++;
     if (namePrefixLength(line) > 0) named++;
   }
-  return lines >= 3 && named >= lines * NAME_PREFIXED_SHARE;
+  return nonBlank >= 3 && named >= nonBlank * NAME_PREFIXED_SHARE;
 }
 
 /**
@@ -93,10 +94,10 @@ function namePrefixed(head: string): boolean {
  * with a timestamp; otherwise of the lines that start at column 0 (frames and other
  * indented continuation lines are no records).
  */
-function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detectLevelColumn> {
+function levelColumnOf(headLines: readonly string[], info: FormatInfo): ReturnType<typeof detectLevelColumn> {
   const m: TimestampMatch = { start: 0, end: 0 };
   const lines: string[] = [];
-  for (let raw of head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES)) {
+  for (let raw of headLines) {
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
     let line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     for (let f = 0; f < info.leadingTabFields; f++) line = line.slice(line.indexOf('\t') + 1);
@@ -111,9 +112,7 @@ function levelColumnOf(head: string, info: FormatInfo): ReturnType<typeof detect
   return detectLevelColumn(lines);
 }
 
-function detectLayout(head: string, named: boolean): FormatInfo {
-  const lines = head.split('\n', DETECT_LINES + 1);
-  // The last piece may be a cut line unless the head is the whole input; detection copes.
+function detectLayout(lines: readonly string[], named: boolean): FormatInfo {
   let nonEmpty = 0;
   let logshowRows = 0;
   let frames = 0;
@@ -130,7 +129,7 @@ function detectLayout(head: string, named: boolean): FormatInfo {
   let logshowHeader: RegExpExecArray | null = null;
   let compactHeader = false;
   const m: TimestampMatch = { start: 0, end: 0 };
-  for (let raw of lines.slice(0, DETECT_LINES)) {
+  for (let raw of lines) {
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
     const line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     if (line.trim() === '') continue;
