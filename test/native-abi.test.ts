@@ -12,6 +12,8 @@ import { ABI_VERSION, libraryPath, nativeLibrary, Status } from '../src/native/l
 import { PORTS_PROCFS } from '../src/native/ports.js';
 import { CMDLINE_MAX_BYTES } from '../src/native/processes.js';
 import { MAX_TEMPLATE_BYTES, TEMPLATE_STATE } from '../src/log/parse/template.js';
+import { CHAR_CLASS_NAMES, CONTEXT_CODES, SCAN_LAYOUT, SHAPES } from '../src/redact/scan.js';
+import { RunEvent } from '../src/redact/run-events.js';
 import { ROOT } from './helpers.js';
 
 const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
@@ -46,9 +48,32 @@ test('ABI version and shared constants match wisp.h, and the built library says 
   t.notThrows(() => nativeLibrary(), 'the library loads only when its ABI version is this one');
 });
 
+/** The names of a C enum's members in wisp.h, in order (each from 0, or the first one given), without their prefix. */
+function enumMembers(prefix: string, first: string): string[] {
+  const body = header.slice(header.indexOf(`${prefix}${first} =`)).replace(/\/\*[\s\S]*?\*\//g, '');
+  const names = [...body.slice(0, body.indexOf('}')).matchAll(new RegExp(`\\b${prefix}(\\w+)`, 'g'))].map((m) => m[1]!);
+  return names;
+}
+
+test("the redaction scan's block layout, contexts, shapes, events and byte classes are wisp.h's", (t) => {
+  t.is(SCAN_LAYOUT.layout as number, define('WISP_SCAN_LAYOUT'));
+  t.is(SCAN_LAYOUT.head as number, define('WISP_SCAN_HEAD'));
+  const words = enumMembers('WISP_SCAN_', 'LAYOUT_WORD');
+  t.is(words.at(-1), 'WORDS');
+  t.true(words.length - 1 <= SCAN_LAYOUT.head, 'the header words fit the header');
+  const camel = (name: string): string => name.toLowerCase().replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  t.deepEqual(Object.keys(SCAN_LAYOUT.words), ['layout', ...words.slice(1, -1).map(camel)]);
+  t.deepEqual(Object.values(SCAN_LAYOUT.words), words.slice(0, -1).map((_, k) => k));
+  t.deepEqual(enumMembers('WISP_SCAN_CONTEXT_', 'ANY'), CONTEXT_CODES.map((c) => c.toUpperCase().replace('-', '_')));
+  t.deepEqual(enumMembers('WISP_SCAN_SHAPE_', 'BASE64'), [...SHAPES.map((s) => s.replace(/-40$/, '').replace(/-/g, '_').toUpperCase())]);
+  t.deepEqual(enumMembers('WISP_CC_', 'DIGIT'), CHAR_CLASS_NAMES);
+  const events = { BASE64: RunEvent.Base64, HEX_DASH: RunEvent.HexDash, TOKEN_DOT: RunEvent.TokenDot, DIGITS: RunEvent.Digits, IBAN: RunEvent.Iban, ESCAPE: RunEvent.Escape };
+  for (const [name, bit] of Object.entries(events)) t.is(bit as number, define(`WISP_SCAN_EVENT_${name}`), name);
+});
+
 test('the library exports exactly the functions wisp.h declares with WISP_EXPORT', (t) => {
   const declared = [...header.matchAll(/^WISP_EXPORT [^(]*?\**(wisp_\w+)\(/gm)].map((m) => m[1]!).sort();
-  t.is(declared.length, 14);
+  t.is(declared.length, 16);
   const tool = process.platform === 'darwin' ? ['nm', ['-gU', libraryPath()]] as const : ['nm', ['-D', '--defined-only', libraryPath()]] as const;
   const exported = execFileSync(tool[0], tool[1], { encoding: 'utf8' })
     .split('\n')

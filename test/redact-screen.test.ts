@@ -4,6 +4,7 @@ import test from 'ava';
 import { mayNeedRedaction, redact, RULE_NAMES } from '../src/redact/index.js';
 import { withEscapesMasked } from '../src/redact/escapes.js';
 import { RULE_SET } from '../src/redact/rule-set.js';
+import { screenLines } from '../src/redact/screen.js';
 import { codeLikeText } from '../fixtures/code-text.js';
 import { knownKindExamples } from '../fixtures/known-kinds.js';
 import { mixedLog } from '../fixtures/logs.js';
@@ -144,6 +145,37 @@ test('the screen reads raw bytes like the string: non-ASCII and invalid UTF-8 ar
   const framed = Buffer.from(`nothing here\npassword=hunter2\n`);
   t.false(mayNeedRedaction(framed, 0, 12));
   t.true(mayNeedRedaction(framed, 13, framed.length - 1));
+});
+
+test("a chunk's lines screened at once get each line's own verdict: CRLF, blank lines, a last line without newline, a range inside a buffer", (t) => {
+  const lines = INPUTS.filter((l) => !l.includes('\n') && !l.includes('\r')).slice(0, 4000);
+  const endings = ['\n', '\r\n', '\n\n'];
+  const text = `${lines.map((l, k) => l + endings[k % 3]).join('')}password=hunter2`;
+  const bytes = Buffer.from(`junk-before:${text}:after`);
+  const start = 'junk-before:'.length;
+  const end = bytes.length - ':after'.length;
+  // The lines as condense_log reads them: split at \n, a \r before it left out.
+  const expected: boolean[] = [];
+  for (let s = start; s < end; ) {
+    let nl = bytes.indexOf(10, s);
+    if (nl < 0 || nl > end) nl = end;
+    const e = nl > s && bytes[nl - 1] === 13 ? nl - 1 : nl;
+    expected.push(mayNeedRedaction(bytes, s, e));
+    s = nl + 1;
+  }
+  const flags = screenLines(bytes, start, end);
+  t.is(flags.length, expected.length);
+  t.deepEqual([...flags].map((f) => f === 1), expected);
+  t.true(expected.filter(Boolean).length > 100 && expected.filter((x) => !x).length > 100, 'both verdicts are exercised');
+  t.true(flags[flags.length - 1] === 1, 'the last line, with no newline, is screened up to the range end');
+  t.is(screenLines(bytes, 5, 5).length, 0);
+});
+
+test('the native scan refuses a range outside its buffer with a coded error, not a read past it', (t) => {
+  const bytes = Buffer.from('password=hunter2');
+  t.throws(() => mayNeedRedaction(bytes, 0, bytes.length + 1), { code: 'WISP_INTERNAL' });
+  t.throws(() => mayNeedRedaction(bytes, 5, 4), { code: 'WISP_INTERNAL' });
+  t.throws(() => screenLines(bytes, -1, 4), { code: 'WISP_INTERNAL' });
 });
 
 // ---------- every kind the module knows ----------

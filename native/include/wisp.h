@@ -18,11 +18,11 @@
 
 /*
  * The library is built with -fvisibility=hidden: only what is declared here with
- * WISP_EXPORT is exported (14 functions), so the helpers the backends share stay private.
+ * WISP_EXPORT is exported (16 functions), so the helpers the backends share stay private.
  */
 #define WISP_EXPORT __attribute__((visibility("default")))
 
-#define WISP_ABI_VERSION 3
+#define WISP_ABI_VERSION 4
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -148,5 +148,125 @@ WISP_EXPORT void wisp_log_close(wisp_log *log);
 #define WISP_TEMPLATE_SEGS 4
 #define WISP_TEMPLATE_HEAD 8
 WISP_EXPORT int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t *state);
+
+/*
+ * The redaction scan (native/src/redact_scan.c): which rule conditions hold in bytes
+ * [start, end) of buf. Every table it reads (the keyword and run automata, the byte classes,
+ * the rules' signals, the thresholds) is built by src/redact/scan.ts and laid out in one
+ * block the caller owns: WISP_SCAN_HEAD int32 words, each a number or the byte offset of an
+ * array in the block (the WISP_SCAN_* indexes below). The scan writes only the block's
+ * GENERATION word and its STAMP array: a signal raised in the latest scan has its stamp
+ * equal to the generation.
+ *
+ * wisp_redact_scan returns 1 when a condition holds (stopping at the first one that is
+ * enough alone, or, with collect, scanning on to stamp every signal), 0 when none does,
+ * WISP_ERR_ARGUMENT (negated) for a bad range or block. wisp_redact_screen_lines runs it,
+ * not collecting, over each line of [start, end) (split at '\n', a '\r' before it left
+ * out), writing 1 or 0 per line to out (out_len bytes); returns the number of lines, or a
+ * negated error. No allocation, no lock; a block is used by one thread at a time.
+ */
+#define WISP_SCAN_LAYOUT 1
+#define WISP_SCAN_HEAD 48
+enum {
+  WISP_SCAN_LAYOUT_WORD = 0,
+  WISP_SCAN_BYTES,
+  WISP_SCAN_GENERATION,
+  WISP_SCAN_KEYWORD_ROWS,   /* uint32, row offsets: rows[row | column] is the next state's row */
+  WISP_SCAN_KEYWORD_SHIFT,
+  WISP_SCAN_FIRST_HIT,      /* keyword states from this one have hits */
+  WISP_SCAN_CLASSES,        /* uint16 per byte: keyword column | run class << 8 */
+  WISP_SCAN_RUN_ROWS,       /* uint16, row offsets, as KEYWORD_ROWS */
+  WISP_SCAN_RUN_SHIFT,
+  WISP_SCAN_FIRST_EVENT,    /* run states from this one are events */
+  WISP_SCAN_RUN_EVENTS,     /* uint8 per event state: WISP_SCAN_EVENT_* bits */
+  WISP_SCAN_HIT_START,      /* int32 per hit state: its entries at [start, end) */
+  WISP_SCAN_HIT_END,
+  WISP_SCAN_ENTRY_CONTEXT,  /* int8 per entry: WISP_SCAN_CONTEXT_* */
+  WISP_SCAN_ENTRY_PARAM,    /* int32 per entry */
+  WISP_SCAN_ENTRY_SIGNAL,   /* int32 per entry */
+  WISP_SCAN_ENTRY_LENGTH,   /* int32 per entry: the keyword's length */
+  WISP_SCAN_SIGNALS,        /* how many signals */
+  WISP_SCAN_SUFFICIENT,     /* uint8 per signal: enough alone (else a part of `all` conditions) */
+  WISP_SCAN_SHAPE_SIGNAL,   /* int32 per WISP_SCAN_SHAPE_*: its signal, -1 when no rule needs it */
+  WISP_SCAN_CONJ_OF_START,  /* int32 per signal: the `all` conditions it is a part of, at CONJ_IDS[start, end) */
+  WISP_SCAN_CONJ_OF_END,
+  WISP_SCAN_CONJ_IDS,
+  WISP_SCAN_PART_START,     /* int32 per `all` condition: its parts' signals at PARTS[start, end) */
+  WISP_SCAN_PART_END,
+  WISP_SCAN_PARTS,
+  WISP_SCAN_STAMP,          /* int32 per signal, written by the scan */
+  WISP_SCAN_CHAR_CLASS,     /* uint32 per byte: WISP_CC_* bits */
+  WISP_SCAN_IBAN_LENGTH,    /* uint8 per two capitals (26 * 26): the country's IBAN length, 0 for none */
+  WISP_SCAN_BASE64_RUN,
+  WISP_SCAN_HEX_RUN,
+  WISP_SCAN_TOKEN_DOT_RUN,
+  WISP_SCAN_CARD_DIGITS,
+  WISP_SCAN_PLUS_DIGITS,
+  WISP_SCAN_QUAD_DOTS,
+  WISP_SCAN_NATIONAL_DIGITS,
+  WISP_SCAN_PAIRS,
+  WISP_SCAN_WORDS           /* the words in use (at most WISP_SCAN_HEAD) */
+};
+/* Byte classes (WISP_SCAN_CHAR_CLASS bits). */
+enum {
+  WISP_CC_DIGIT = 1 << 0,
+  WISP_CC_ALNUM = 1 << 1,
+  WISP_CC_UPPER = 1 << 2,
+  WISP_CC_LOWER = 1 << 3,
+  WISP_CC_WORD = 1 << 4,
+  WISP_CC_HEX = 1 << 5,
+  WISP_CC_BASE64 = 1 << 6,
+  WISP_CC_IDENT = 1 << 7,
+  WISP_CC_WORD_DASH = 1 << 8,
+  WISP_CC_TOKEN = 1 << 9,
+  WISP_CC_BLANK = 1 << 10,
+  WISP_CC_URL_STOP = 1 << 11,
+  WISP_CC_DIGIT_JOIN = 1 << 12,
+  WISP_CC_EMAIL_LOCAL = 1 << 13,
+  WISP_CC_DOMAIN = 1 << 14,
+  WISP_CC_KEY_LINE = 1 << 15,
+  WISP_CC_BEFORE_CARD = 1 << 16,
+  WISP_CC_BEFORE_IP = 1 << 17,
+  WISP_CC_BEFORE_SSN = 1 << 18,
+  WISP_CC_BEFORE_PHONE = 1 << 19
+};
+/* A keyword hit's context (the order of CONTEXT_CODES in scan.ts). */
+enum {
+  WISP_SCAN_CONTEXT_ANY = 0,
+  WISP_SCAN_CONTEXT_ASSIGN,
+  WISP_SCAN_CONTEXT_FLAG,
+  WISP_SCAN_CONTEXT_SPACED,
+  WISP_SCAN_CONTEXT_LINE,
+  WISP_SCAN_CONTEXT_QUOTE,
+  WISP_SCAN_CONTEXT_XML,
+  WISP_SCAN_CONTEXT_NAMED,
+  WISP_SCAN_CONTEXT_URL_AT,
+  WISP_SCAN_CONTEXT_EMAIL,
+  WISP_SCAN_CONTEXT_SCHEME,
+  WISP_SCAN_CONTEXT_TAIL,
+  WISP_SCAN_CONTEXT_VENDOR
+};
+/* Shapes (the order of SHAPES in scan.ts). */
+enum {
+  WISP_SCAN_SHAPE_BASE64 = 0,
+  WISP_SCAN_SHAPE_HEX32_DASH,
+  WISP_SCAN_SHAPE_TOKEN_DOT,
+  WISP_SCAN_SHAPE_CARD,
+  WISP_SCAN_SHAPE_SSN,
+  WISP_SCAN_SHAPE_PHONE,
+  WISP_SCAN_SHAPE_IPV4,
+  WISP_SCAN_SHAPE_IBAN,
+  WISP_SCAN_SHAPE_KEY_MATERIAL_LINE
+};
+/* The run automaton's events (RunEvent in run-events.ts). */
+#define WISP_SCAN_EVENT_BASE64 1
+#define WISP_SCAN_EVENT_HEX_DASH 2
+#define WISP_SCAN_EVENT_TOKEN_DOT 4
+#define WISP_SCAN_EVENT_DIGITS 8
+#define WISP_SCAN_EVENT_IBAN 16
+#define WISP_SCAN_EVENT_ESCAPE 32
+WISP_EXPORT int32_t wisp_redact_scan(int32_t *block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t collect);
+WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, uint8_t *out,
+                                             int32_t out_len);
 
 #endif

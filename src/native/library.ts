@@ -10,7 +10,7 @@ import { WispError } from '../core/errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 4;
 
 export const Status = {
   Ok: 0,
@@ -42,6 +42,10 @@ export interface NativeLibrary {
   logClose: KoffiFunction;
   /** wisp_template_add(buf, len, start, end, state): its state is passed as an address (see template.ts). */
   templateAdd: (buf: Uint8Array, len: number, start: number, end: number, state: number) => number;
+  /** wisp_redact_scan(block, buf, len, start, end, collect): the block is passed as an address (see redact/scan.ts). */
+  redactScan: (block: number, buf: Uint8Array, len: number, start: number, end: number, collect: number) => number;
+  /** wisp_redact_screen_lines(block, buf, len, start, end, out, outLen). */
+  redactScreenLines: (block: number, buf: Uint8Array, len: number, start: number, end: number, out: Uint8Array, outLen: number) => number;
 }
 
 /** From dist/src/native/ or src/native/, the repository's native/build/. */
@@ -107,6 +111,10 @@ export function nativeLibrary(): NativeLibrary {
     // The state is declared as an address, not as int32_t *: koffi turns a number into an
     // intptr_t in half the time it takes to pin a typed array, and this is called once a line.
     templateAdd: lib.func('int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t state)') as NativeLibrary['templateAdd'],
+    redactScan: lib.func('int32_t wisp_redact_scan(intptr_t block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t collect)') as NativeLibrary['redactScan'],
+    redactScreenLines: lib.func(
+      'int32_t wisp_redact_screen_lines(intptr_t block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, uint8_t *out, int32_t out_len)',
+    ) as NativeLibrary['redactScreenLines'],
   };
   return loaded;
 }

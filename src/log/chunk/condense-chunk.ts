@@ -19,6 +19,7 @@ import { LineClass, RecordReader, type ReadLine } from '../parse/records.js';
 import { fromWords, Severity, SEVERITY_COUNT } from '../model/severity.js';
 import { findId, idHash, type IdSpan } from '../parse/trace-id.js';
 import { ValueTally } from '../model/values.js';
+import { screenLines } from '../../redact/screen.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -428,6 +429,8 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     beforeShown = shown;
   };
   const length = buf.length;
+  // Every line screened for secrets in one native call, before any is read.
+  const mayHoldSecret = screenLines(buf, 0, length);
   let start = 0;
   // A chunk ends with a newline unless it holds the input's last line.
   while (start < length) {
@@ -440,13 +443,14 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
     lineNo++;
     if (end - s >= MAX_LINE_BYTES) cut++;
 
-    let cls = reader.read(buf, s, end);
+    const secret = mayHoldSecret[lineNo - 1] === 1;
+    let cls = reader.read(buf, s, end, secret);
     if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
       // A record this long is cut, as recordChunks cuts one that spans chunks: the line
       // starts a record as a chunk's first line would.
       cutRecords++;
       reader.reset();
-      cls = reader.read(buf, s, end);
+      cls = reader.read(buf, s, end, secret);
     }
     if (cls === LineClass.Continue) {
       const blank = reader.indent < 0;

@@ -135,9 +135,13 @@ export class RecordReader {
     this.#beforeText = '';
   }
 
-  /** Reads bytes [s, e) of buf (one line without its newline) and classifies it. */
-  read(buf: Buffer, s: number, e: number): LineClass {
-    this.#take(buf, s, e);
+  /**
+   * Reads bytes [s, e) of buf (one line without its newline) and classifies it.
+   * `mayHoldSecret`: the screen's verdict on the line, where the caller screened its lines
+   * at once (screenLines); else it is screened here.
+   */
+  read(buf: Buffer, s: number, e: number, mayHoldSecret?: boolean): LineClass {
+    this.#take(buf, s, e, mayHoldSecret);
     const line = this.line;
     const indent = this.#indent();
     if (indent < 0) {
@@ -288,10 +292,10 @@ export class RecordReader {
   }
 
   /** The line as it is read: redacted where the screen says it may hold a secret. */
-  #take(buf: Buffer, s: number, e: number): void {
+  #take(buf: Buffer, s: number, e: number, mayHoldSecret = mayNeedRedaction(buf, s, e)): void {
     const line = this.line;
     this.#coloured = false;
-    if (mayNeedRedaction(buf, s, e)) {
+    if (mayHoldSecret) {
       const text = buf.toString('utf8', s, e);
       const clean = buf[s] === 123 /* { */ ? redactJsonLine(text) : redact(text);
       if (clean !== text) {
