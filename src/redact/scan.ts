@@ -345,8 +345,23 @@ export class Scanner {
     const k = builtOnce('keywords', JSON.stringify(words), () => buildKeywordAutomaton(words));
     // The run automaton's rows as row offsets (state << shift), as the keyword rows are.
     if (RUNS.next.length > 0x10000) throw new RangeError('too many run states for 16-bit rows');
-    const runRows = Uint16Array.from(RUNS.next, (next) => next << RUNS.shift);
+    // Loops, not Array.from with a callback: this runs in every thread as its code loads.
+    const runRows = new Uint16Array(RUNS.next.length);
+    for (let r = 0; r < runRows.length; r++) runRows[r] = RUNS.next[r]! << RUNS.shift;
+    const classes = new Uint16Array(256);
+    for (let c = 0; c < 256; c++) classes[c] = k.column[c]! | (RUNS.classOf[c]! << 8);
     const flat = k.flat;
+    const entryContext = new Int8Array(flat.length);
+    const entryParam = new Int32Array(flat.length);
+    const entrySignal = new Int32Array(flat.length);
+    const entryLength = new Int32Array(flat.length);
+    for (let e = 0; e < flat.length; e++) {
+      const entry = entries[flat[e]!]!;
+      entryContext[e] = codeOf(entry.context);
+      entryParam[e] = paramOf(entry.context);
+      entrySignal[e] = entry.signal;
+      entryLength[e] = entry.word.length;
+    }
     this.#block = layOut(
       {
         keywordShift: k.shift, firstHit: k.firstHit, runShift: RUNS.shift, firstEvent: RUNS.firstEvent, signals,
@@ -356,15 +371,15 @@ export class Scanner {
       {
         keywordRows: k.rows,
         // Each byte's column in the keyword table and class in the run automaton, in one read.
-        classes: Uint16Array.from(k.column, (column, c) => column | (RUNS.classOf[c]! << 8)),
+        classes,
         runRows,
         runEvents: RUNS.events,
         hitStart: k.hitStart,
         hitEnd: k.hitEnd,
-        entryContext: Int8Array.from(flat, (e) => codeOf(entries[e]!.context)),
-        entryParam: Int32Array.from(flat, (e) => paramOf(entries[e]!.context)),
-        entrySignal: Int32Array.from(flat, (e) => entries[e]!.signal),
-        entryLength: Int32Array.from(flat, (e) => entries[e]!.word.length),
+        entryContext,
+        entryParam,
+        entrySignal,
+        entryLength,
         sufficient: Uint8Array.from(sufficient),
         shapeSignal,
         conjOfStart,
