@@ -24,6 +24,22 @@ test('text output is byte-identical across worker counts and chunk sizes', async
   t.regex(runs[0]!.stdout, /\nleft out: [\d,]+ groups?, [\d,]+ lines \(/);
 });
 
+test("WISP_CHUNK_TIMES=1 times each chunk on stderr, in threads and here, and changes nothing on stdout", async (t) => {
+  const file = writeTemp(dir, 'timed.log', mixedLog(6_000));
+  const plain = await runCli(['log', file, '--workers', '2', '--chunk-bytes', '100000']);
+  const timed = await Promise.all(['0', '2'].map((w) => runCli(['log', file, '--workers', w, '--chunk-bytes', '100000'], undefined, { WISP_CHUNK_TIMES: '1' })));
+  for (const r of timed) {
+    t.is(r.code, 0, r.stderr);
+    t.is(r.stdout, plain.stdout);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('wisp: chunk of '));
+    t.true(lines.length >= 5, r.stderr);
+    for (const l of lines) t.regex(l, /^wisp: chunk of \d+ bytes in \d+\.\d ms \(thread \d+\)$/);
+    // Every byte of the file is in one chunk's count.
+    t.is(lines.reduce((n, l) => n + Number(/of (\d+) bytes/.exec(l)![1]), 0), readFileSync(file).length);
+  }
+  t.false(plain.stderr.includes('wisp: chunk of'));
+});
+
 test('--json gives totals, groups with their fields, and what was omitted', async (t) => {
   const text = logShowDefault(2_000);
   const file = writeTemp(dir, 'logshow.log', text);

@@ -15,9 +15,9 @@ export interface CliRun {
 }
 
 /** Runs the real CLI as a child process, as a user would. */
-export function runCli(args: string[], stdin?: string | Buffer): Promise<CliRun> {
+export function runCli(args: string[], stdin?: string | Buffer, env?: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WISP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WISP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...process.env, ...env } }) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
