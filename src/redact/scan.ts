@@ -335,7 +335,9 @@ export class Scanner {
     const conjIds: number[] = [];
     for (let s = 0; s < signals; s++) {
       conjOfStart[s] = conjIds.length;
-      conjunctions.forEach((parts, id) => parts.includes(s) && conjIds.push(id));
+      conjunctions.forEach((parts, id) => {
+        if (parts.includes(s)) conjIds.push(id);
+      });
       conjOfEnd[s] = conjIds.length;
     }
     const partStart = Int32Array.from(conjunctions, (_, id) => conjunctions.slice(0, id).reduce((n, p) => n + p.length, 0));
