@@ -21,13 +21,13 @@ const platform = process.platform;
 const targets = {
   linux: {
     file: 'libwisp.so',
-    sources: ['common.c', 'template.c', 'redact_scan.c', 'linux_util.c', 'linux_proc.c', 'linux_ports.c', 'linux_journal.c'],
+    sources: ['common.c', 'template.c', 'redact_scan.c', 'log_header.c', 'log_chunk.c', 'linux_util.c', 'linux_proc.c', 'linux_ports.c', 'linux_journal.c'],
     flags: ['-shared', '-fPIC', '-pthread'],
     libs: ['-ldl'],
   },
   darwin: {
     file: 'libwisp.dylib',
-    sources: ['common.c', 'template.c', 'redact_scan.c', 'macos_proc.c', 'macos_ports.c', 'macos_log.m'],
+    sources: ['common.c', 'template.c', 'redact_scan.c', 'log_header.c', 'log_chunk.c', 'macos_proc.c', 'macos_ports.c', 'macos_log.m'],
     flags: ['-dynamiclib', '-fPIC', '-fobjc-arc', '-mmacosx-version-min=12.0'],
     libs: ['-framework', 'Foundation', '-framework', 'OSLog'],
   },

@@ -39,9 +39,10 @@ async function keysOf(text: string): Promise<Map<number, string>> {
   let base = 0;
   const decide = (head: Buffer) => detectFormat(new TextDecoder().decode(head));
   for await (const { info, chunk } of recordChunks(withFormat(lineChunks(opened.chunks), decide), { cutRecords: 0 })) {
-    const p = condenseChunk(chunk, info, (first, lines, key) => {
+    const onRecord = (first: number, lines: number, key: string): void => {
       for (let k = 0; k < lines; k++) out.set(base + first + k, key);
-    });
+    };
+    const p = condenseChunk(chunk, info, { onRecord });
     base += p.lines;
   }
   return out;

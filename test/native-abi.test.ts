@@ -15,6 +15,11 @@ import { MAX_TEMPLATE_BYTES, TEMPLATE_STATE } from '../src/log/parse/template.js
 import { CHAR_CLASS_NAMES, CONTEXT_CODES, SCAN_LAYOUT, SHAPES } from '../src/redact/scan.js';
 import { RunEvent } from '../src/redact/run-events.js';
 import { ROOT } from './helpers.js';
+import { HEADER_FLAG, HEADER_OUT, LEVEL_BAD_ARGUMENT, LEVEL_TOKENS, LEVEL_WORDS_LAYOUT } from '../src/log/parse/header-native.js';
+import { PREFIX_BYTES } from '../src/log/parse/line-parser.js';
+import { CHUNK_HEAD, GROUP, GROUP_WORDS, RECORD_WORDS, SEGMENT, SEGMENT_WORDS, TALLY_WORDS } from '../src/log/chunk/native-chunk.js';
+import { MAX_PLACEHOLDERS } from '../src/log/chunk/condense-chunk.js';
+import { MAX_VALUES } from '../src/log/model/values.js';
 
 const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
 
@@ -71,9 +76,34 @@ test("the redaction scan's block layout, contexts, shapes, events and byte class
   for (const [name, bit] of Object.entries(events)) t.is(bit as number, define(`WISP_SCAN_EVENT_${name}`), name);
 });
 
+test("the log header's and the chunk pass's layouts are wisp.h's", (t) => {
+  t.is(LEVEL_WORDS_LAYOUT.layout as number, define('WISP_LEVEL_WORDS_LAYOUT'));
+  t.is(LEVEL_WORDS_LAYOUT.head as number, define('WISP_LEVEL_WORDS_HEAD'));
+  t.is(LEVEL_WORDS_LAYOUT.syslog as number, define('WISP_LEVEL_WORDS_SYSLOG'));
+  t.is(LEVEL_WORDS_LAYOUT.wordBytes as number, define('WISP_LEVEL_WORD_BYTES'));
+  t.is(LEVEL_TOKENS, define('WISP_LEVEL_TOKENS'));
+  t.is(LEVEL_BAD_ARGUMENT, -Number(/^#define WISP_LEVEL_BAD_ARGUMENT \(-(\d+)\)/m.exec(header)![1]));
+  for (const [name, bit] of Object.entries(HEADER_FLAG)) t.is(bit as number, define(`WISP_HEADER_FLAG_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`), name);
+  const upper = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+  t.deepEqual(enumMembers('WISP_HEADER_', 'TIME_START'), Object.keys(HEADER_OUT).map((k) => (k === 'words' ? 'OUT' : upper(k))));
+  t.is(PREFIX_BYTES, define('WISP_HEADER_PREFIX_BYTES'));
+  t.deepEqual(enumMembers('WISP_CHUNK_', 'LINES'), Object.keys(CHUNK_HEAD).map(upper));
+  t.true(Object.keys(CHUNK_HEAD).length <= define('WISP_CHUNK_HEAD'));
+  t.deepEqual(enumMembers('WISP_SEGMENT_', 'FIRST_LINE'), Object.keys(SEGMENT).map(upper));
+  t.deepEqual(enumMembers('WISP_GROUP_', 'SEVERITY'), Object.keys(GROUP).map(upper));
+  t.deepEqual(Object.values(GROUP), Object.keys(GROUP).map((_, k) => k));
+  t.is(RECORD_WORDS, define('WISP_CHUNK_RECORD_WORDS'));
+  t.is(SEGMENT_WORDS, define('WISP_CHUNK_SEGMENT_WORDS'));
+  t.is(GROUP_WORDS, define('WISP_CHUNK_GROUP_WORDS'));
+  t.is(Object.keys(GROUP).length, GROUP_WORDS);
+  t.is(MAX_VALUES, define('WISP_TALLY_VALUES'));
+  t.is(TALLY_WORDS, 1 + 4 * MAX_VALUES);
+  t.is(MAX_PLACEHOLDERS, define('WISP_CHUNK_PLACEHOLDERS'));
+});
+
 test('the library exports exactly the functions wisp.h declares with WISP_EXPORT', (t) => {
   const declared = [...header.matchAll(/^WISP_EXPORT [^(]*?\**(wisp_\w+)\(/gm)].map((m) => m[1]!).sort();
-  t.is(declared.length, 16);
+  t.is(declared.length, 22);
   const tool = process.platform === 'darwin' ? ['nm', ['-gU', libraryPath()]] as const : ['nm', ['-D', '--defined-only', libraryPath()]] as const;
   const exported = execFileSync(tool[0], tool[1], { encoding: 'utf8' })
     .split('\n')

@@ -18,11 +18,11 @@
 
 /*
  * The library is built with -fvisibility=hidden: only what is declared here with
- * WISP_EXPORT is exported (16 functions), so the helpers the backends share stay private.
+ * WISP_EXPORT is exported, so the helpers the backends share stay private.
  */
 #define WISP_EXPORT __attribute__((visibility("default")))
 
-#define WISP_ABI_VERSION 4
+#define WISP_ABI_VERSION 5
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -268,5 +268,109 @@ enum {
 WISP_EXPORT int32_t wisp_redact_scan(int32_t *block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t collect);
 WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, uint8_t *out,
                                              int32_t out_len);
+
+/*
+ * A log line's header (native/src/log_header.c): where its timestamp and message are and
+ * the level it declares, read from its first bytes, buf[start, end) (the caller passes at
+ * most the bytes a header is read from). Positions in and out are offsets from start.
+ *
+ * The level words come in a block the caller builds from its one list of them (severity.ts):
+ * WISP_LEVEL_WORDS_HEAD bytes ([0] WISP_LEVEL_WORDS_LAYOUT, [1] the number of words, from
+ * WISP_LEVEL_WORDS_SYSLOG the severity of each syslog priority 0..7), then a
+ * WISP_LEVEL_WORD_BYTES entry per word: its length, its severity, its letters in lower
+ * case. Severities are 0 (critical) to 5 (debug); -1 is none.
+ *
+ * wisp_log_header reads a timestamped line's header (after content_start, a BOM's length,
+ * and fields_end, past fields that precede it: gh run view's job and step, a compose
+ * service's name): 1 with out[WISP_HEADER_*] set, 0 when the line has none, a negated
+ * error. flags: WISP_HEADER_FLAG_*; column: the level column's token index.
+ * wisp_log_plain_level: the level a line without the input's header declares from `from`
+ * (its <PRI> or glog letter, the level column where the input has no timestamps, a level
+ * word), -1 for none, WISP_LEVEL_BAD_ARGUMENT for a bad argument.
+ * wisp_log_timestamp: 1 when a timestamp starts at pos, with out[0], out[1] its start and
+ * end. wisp_log_stamp_from: where a timestamp may start from pos (past Ruby's level letter,
+ * Redis's pid and role, Erlang's report kind). wisp_log_token_levels: for each of the first
+ * WISP_LEVEL_TOKENS tokens, out[k] the level word it holds as a column would (-1 none) and
+ * out[WISP_LEVEL_TOKENS + k] the level letter it is (logcat's V D I W E F A), -1 none; returns how many tokens there are.
+ */
+#define WISP_LEVEL_WORDS_LAYOUT 1
+#define WISP_LEVEL_WORDS_HEAD 16
+#define WISP_LEVEL_WORDS_SYSLOG 8
+#define WISP_LEVEL_WORD_BYTES 16
+#define WISP_LEVEL_TOKENS 12
+#define WISP_LEVEL_BAD_ARGUMENT (-100)
+#define WISP_HEADER_FLAG_TIMESTAMPED 1
+#define WISP_HEADER_FLAG_COLUMN 2
+#define WISP_HEADER_FLAG_COLUMN_LETTERS 4
+enum { WISP_HEADER_TIME_START = 0, WISP_HEADER_TIME_END, WISP_HEADER_MESSAGE, WISP_HEADER_LEVEL, WISP_HEADER_OUT };
+WISP_EXPORT int32_t wisp_log_header(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start,
+                                    int32_t fields_end, int32_t flags, int32_t column, intptr_t out);
+WISP_EXPORT int32_t wisp_log_plain_level(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start,
+                                         int32_t from, int32_t flags, int32_t column);
+WISP_EXPORT int32_t wisp_log_timestamp(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos, intptr_t out);
+WISP_EXPORT int32_t wisp_log_stamp_from(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos);
+WISP_EXPORT int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t out);
+
+/*
+ * condense_log's pass over a chunk (native/src/log_chunk.c) for the records that are one
+ * header line: a line that may hold no secret (screen[k] is the redaction screen's verdict
+ * on line k), has no terminal colours in its first WISP_HEADER_PREFIX_BYTES bytes, is
+ * shorter than max_line_bytes and has the input's header (flags, column: as for
+ * wisp_log_header) with a declared level, when the line after it is one too or it is the
+ * chunk's last line. Such records are grouped by severity and template; every other line
+ * is left to the caller, in segments of consecutive lines.
+ *
+ * The arena is the caller's: arena_words int32 words, where the result is written. Returns
+ * the number of lines, WISP_ERR_ARGUMENT (negated) for a bad argument, or WISP_ERR_MEMORY
+ * (negated) with arena[WISP_CHUNK_WORDS_NEEDED] the words to try again with. The result:
+ * the head's WISP_CHUNK_* words; at RECORDS_AT a record per WISP_CHUNK_RECORD_WORDS (its
+ * line's start and end, its group); at SEGMENTS_AT a segment per WISP_CHUNK_SEGMENT_WORDS
+ * (WISP_SEGMENT_*: its first line, 1-based, its lines, the records read before it, its
+ * first byte); at GROUPS_AT a group per WISP_CHUNK_GROUP_WORDS (WISP_GROUP_*: its
+ * severity, its key as template.ts makes it (KEY_HIGH * 2^21 + KEY_LOW), its records, its
+ * first and last line, its first record's start, end and message, its first and last
+ * record's time, its first record's placeholders, and TALLIES tallies at TALLIES_AT). A
+ * tally is WISP_TALLY_WORDS: how many values (-1: more than WISP_TALLY_VALUES), then per
+ * value its first occurrence's start and end, its records, and its first record's line.
+ */
+#define WISP_HEADER_PREFIX_BYTES 160
+#define WISP_CHUNK_HEAD 16
+enum {
+  WISP_CHUNK_LINES = 0,
+  WISP_CHUNK_RECORDS,
+  WISP_CHUNK_GROUPS,
+  WISP_CHUNK_SEGMENTS,
+  WISP_CHUNK_RECORDS_AT,
+  WISP_CHUNK_SEGMENTS_AT,
+  WISP_CHUNK_GROUPS_AT,
+  WISP_CHUNK_WORDS_NEEDED
+};
+#define WISP_CHUNK_RECORD_WORDS 3
+#define WISP_CHUNK_SEGMENT_WORDS 4
+enum { WISP_SEGMENT_FIRST_LINE = 0, WISP_SEGMENT_LINES, WISP_SEGMENT_RECORDS_BEFORE, WISP_SEGMENT_START };
+#define WISP_CHUNK_GROUP_WORDS 16
+enum {
+  WISP_GROUP_SEVERITY = 0,
+  WISP_GROUP_KEY_HIGH,
+  WISP_GROUP_KEY_LOW,
+  WISP_GROUP_RECORDS,
+  WISP_GROUP_FIRST_LINE,
+  WISP_GROUP_LAST_LINE,
+  WISP_GROUP_START,
+  WISP_GROUP_END,
+  WISP_GROUP_MESSAGE,
+  WISP_GROUP_FIRST_TIME_START,
+  WISP_GROUP_FIRST_TIME_END,
+  WISP_GROUP_LAST_TIME_START,
+  WISP_GROUP_LAST_TIME_END,
+  WISP_GROUP_PLACEHOLDERS,
+  WISP_GROUP_TALLIES,
+  WISP_GROUP_TALLIES_AT
+};
+#define WISP_CHUNK_PLACEHOLDERS 64
+#define WISP_TALLY_VALUES 16
+#define WISP_TALLY_WORDS (1 + 4 * WISP_TALLY_VALUES)
+WISP_EXPORT int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const uint8_t *screen, int32_t lines, int32_t flags, int32_t column,
+                                   int32_t max_line_bytes, intptr_t arena, int32_t arena_words);
 
 #endif

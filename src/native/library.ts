@@ -10,7 +10,7 @@ import { WispError } from '../core/errors.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 export const Status = {
   Ok: 0,
@@ -46,6 +46,14 @@ export interface NativeLibrary {
   redactScan: (block: number, buf: Uint8Array, len: number, start: number, end: number, collect: number) => number;
   /** wisp_redact_screen_lines(block, buf, len, start, end, out, outLen). */
   redactScreenLines: (block: number, buf: Uint8Array, len: number, start: number, end: number, out: Uint8Array, outLen: number) => number;
+  /** wisp_log_header(words, buf, len, start, end, contentStart, fieldsEnd, flags, column, out): see src/log/parse/header-native.ts. */
+  logHeader: (words: number, buf: Uint8Array, len: number, start: number, end: number, contentStart: number, fieldsEnd: number, flags: number, column: number, out: number) => number;
+  logPlainLevel: (words: number, buf: Uint8Array, len: number, start: number, end: number, contentStart: number, from: number, flags: number, column: number) => number;
+  logTimestamp: (buf: Uint8Array, len: number, start: number, end: number, pos: number, out: number) => number;
+  logStampFrom: (buf: Uint8Array, len: number, start: number, end: number, pos: number) => number;
+  logTokenLevels: (words: number, buf: Uint8Array, len: number, start: number, end: number, out: number) => number;
+  /** wisp_log_chunk(words, buf, len, screen, lines, flags, column, maxLineBytes, arena, arenaWords): see src/log/chunk/native-chunk.ts. */
+  logChunk: (words: number, buf: Uint8Array, len: number, screen: Uint8Array, lines: number, flags: number, column: number, maxLineBytes: number, arena: number, arenaWords: number) => number;
 }
 
 /** From dist/src/native/ or src/native/, the repository's native/build/. */
@@ -115,6 +123,18 @@ export function nativeLibrary(): NativeLibrary {
     redactScreenLines: lib.func(
       'int32_t wisp_redact_screen_lines(intptr_t block, const uint8_t *buf, int32_t len, int32_t start, int32_t end, uint8_t *out, int32_t out_len)',
     ) as NativeLibrary['redactScreenLines'],
+    logHeader: lib.func(
+      'int32_t wisp_log_header(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, intptr_t out)',
+    ) as NativeLibrary['logHeader'],
+    logPlainLevel: lib.func(
+      'int32_t wisp_log_plain_level(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start, int32_t from, int32_t flags, int32_t column)',
+    ) as NativeLibrary['logPlainLevel'],
+    logTimestamp: lib.func('int32_t wisp_log_timestamp(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos, intptr_t out)') as NativeLibrary['logTimestamp'],
+    logStampFrom: lib.func('int32_t wisp_log_stamp_from(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos)') as NativeLibrary['logStampFrom'],
+    logTokenLevels: lib.func('int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t out)') as NativeLibrary['logTokenLevels'],
+    logChunk: lib.func(
+      'int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const uint8_t *screen, int32_t lines, int32_t flags, int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words)',
+    ) as NativeLibrary['logChunk'],
   };
   return loaded;
 }

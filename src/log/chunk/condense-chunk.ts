@@ -1,4 +1,5 @@
 import { MAX_LINE_BYTES } from '../../split/line-chunks.js';
+import { WispError } from '../../core/errors.js';
 import type { FormatInfo } from '../model/format.js';
 import { latin1 } from '../parse/latin1.js';
 import { LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
@@ -18,8 +19,10 @@ import { MAX_RECORD_BYTES } from '../read/record-chunks.js';
 import { LineClass, RecordReader, type ReadLine } from '../parse/records.js';
 import { fromWords, Severity, SEVERITY_COUNT } from '../model/severity.js';
 import { findId, idHash, type IdSpan } from '../parse/trace-id.js';
-import { ValueTally } from '../model/values.js';
+import { type CountedValue, ValueTally } from '../model/values.js';
 import { screenLines } from '../../redact/screen.js';
+import { epochToIso } from '../parse/timestamp.js';
+import { GROUP, groupKey, groupSeverity, groupWord, type NativeChunk, nativePass, nativePassApplies, RECORD_WORDS, SEGMENT, segmentWord, TALLY_WORDS } from './native-chunk.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -63,7 +66,7 @@ const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 const IN_FLIGHT = /^\*\* Last message in was /;
 const MAX_DETAIL_LINES = 6;
 /** Placeholders whose values are tallied, per template. */
-const MAX_PLACEHOLDERS = 64;
+export const MAX_PLACEHOLDERS = 64;
 
 /**
  * Which continuation line names a record's root cause, best first: the last exception or
@@ -389,12 +392,20 @@ function endsWithColon(l: ReadLine): boolean {
 /** Sees each record as it joins its group: its first line (in the chunk), its lines, its group key. */
 export type RecordHook = (firstLine: number, lines: number, key: string) => void;
 
+export interface CondenseChunkOptions {
+  /** Sees each record as it joins its group; every line is then read here, none by the native pass. */
+  onRecord?: RecordHook;
+  /** Whether the native pass reads the records that are one header line (default: where the format allows, nativePassApplies); the partial is the same either way. */
+  nativePass?: boolean;
+}
+
 /**
  * Condenses one chunk of whole records (UTF-8 bytes; the chunk starts where a record must
  * start, see records.ts) into a partial result. Pure: the same bytes and format give the
  * same partial in a worker or in the main thread.
  */
-export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHook): LogPartial {
+export function condenseChunk(buf: Buffer, info: FormatInfo, options: CondenseChunkOptions = {}): LogPartial {
+  const onRecord = options.onRecord;
   const reader = new RecordReader(info);
   const groups = new GroupTable(info);
   const rec = new OpenRecord();
@@ -402,14 +413,15 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
   let skipped = 0;
   let cut = 0;
   let cutRecords = 0;
-  let last: GroupStat | undefined;
+  /** The key of the last record's group. */
+  let last: string | undefined;
   const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey));
   const finish = (): void => {
     if (!rec.open) return;
     const g = groups.add(rec);
     onRecord?.(rec.firstLine, rec.lines, g.key);
-    sequence.record(g, last, rec.chunkS, rec.chunkE);
-    last = g;
+    sequence.record(g.key, g.severity, last, rec.chunkS, rec.chunkE);
+    last = g.key;
     rec.open = false;
   };
 
@@ -431,56 +443,100 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, onRecord?: RecordHo
   const length = buf.length;
   // Every line screened for secrets in one native call, before any is read.
   const mayHoldSecret = screenLines(buf, 0, length);
-  let start = 0;
-  // A chunk ends with a newline unless it holds the input's last line.
-  while (start < length) {
-    let nl = buf.indexOf(NEWLINE, start);
-    if (nl < 0) nl = length;
-    let end = nl;
-    if (end > start && buf[end - 1] === CR) end--;
-    const s = start;
-    start = nl + 1;
-    lineNo++;
-    if (end - s >= MAX_LINE_BYTES) cut++;
 
-    const secret = mayHoldSecret[lineNo - 1] === 1;
-    let cls = reader.read(buf, s, end, secret);
-    if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
-      // A record this long is cut, as recordChunks cuts one that spans chunks: the line
-      // starts a record as a chunk's first line would.
-      cutRecords++;
-      reader.reset();
-      cls = reader.read(buf, s, end, secret);
-    }
-    if (cls === LineClass.Continue) {
-      const blank = reader.indent < 0;
-      if (reader.isLevelLine) rec.adoptLevelLine(reader, end);
-      else rec.add(reader, blank);
-      if (!blank) remember(reader.line, lineNo, undefined);
-      continue;
-    }
-    if (cls === LineClass.Start) {
+  /** Reads `count` lines from byte `from` (a chunk ends with a newline unless it holds the input's last line). */
+  const readLines = (from: number, count: number): void => {
+    let start = from;
+    for (let k = 0; k < count && start < length; k++) {
+      let nl = buf.indexOf(NEWLINE, start);
+      if (nl < 0) nl = length;
+      let end = nl;
+      if (end > start && buf[end - 1] === CR) end--;
+      const s = start;
+      start = nl + 1;
+      lineNo++;
+      if (end - s >= MAX_LINE_BYTES) cut++;
+
+      const secret = mayHoldSecret[lineNo - 1] === 1;
+      let cls = reader.read(buf, s, end, secret);
+      if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
+        // A record this long is cut, as recordChunks cuts one that spans chunks: the line
+        // starts a record as a chunk's first line would.
+        cutRecords++;
+        reader.reset();
+        cls = reader.read(buf, s, end, secret);
+      }
+      if (cls === LineClass.Continue) {
+        const blank = reader.indent < 0;
+        if (reader.isLevelLine) rec.adoptLevelLine(reader, end);
+        else rec.add(reader, blank);
+        if (!blank) remember(reader.line, lineNo, undefined);
+        continue;
+      }
+      if (cls === LineClass.Start) {
+        finish();
+        rec.begin(reader, lineNo, s, end);
+        const failedStep = beforeBuf !== undefined && reader.reportsFailedStep();
+        if (failedStep) rec.before = beforeShown ?? { buf: beforeBuf!, s: beforeS, e: beforeE, no: beforeNo };
+        remember(reader.line, lineNo, failedStep ? rec.before : undefined);
+        continue;
+      }
+      // Skip (log show's frame lines) and blank lines before any record: not log lines.
       finish();
-      rec.begin(reader, lineNo, s, end);
-      const failedStep = beforeBuf !== undefined && reader.reportsFailedStep();
-      if (failedStep) rec.before = beforeShown ?? { buf: beforeBuf!, s: beforeS, e: beforeE, no: beforeNo };
-      remember(reader.line, lineNo, failedStep ? rec.before : undefined);
-      continue;
+      skipped++;
     }
-    // Skip (log show's frame lines) and blank lines before any record: not log lines.
+  };
+
+  // Where a record hook sees every record, or the format's records are read otherwise, every line is read here.
+  const native = onRecord === undefined && options.nativePass !== false && nativePassApplies(info) ? nativePass(buf, info, mayHoldSecret, MAX_LINE_BYTES) : undefined;
+  if (native === undefined) {
+    readLines(0, Number.POSITIVE_INFINITY);
     finish();
-    skipped++;
+  } else {
+    // The records the native pass read, in input order, between the segments of lines read
+    // here. A segment after such a record starts with a header line that declares its level,
+    // which starts a record whatever came before it: the reader starts afresh there.
+    const keys = nativeKeys(native);
+    const nativeRecords = (from: number, to: number): void => {
+      const w = native.w;
+      for (let r = from; r < to; r++) {
+        const at = native.recordsAt + r * RECORD_WORDS;
+        const g = w[at + 2]!;
+        sequence.record(keys[g]!, groupSeverity(native, g), last, w[at]!, w[at + 1]!);
+        last = keys[g];
+      }
+    };
+    let r = 0;
+    for (let k = 0; k < native.segments; k++) {
+      const before = segmentWord(native, k, SEGMENT.recordsBefore);
+      nativeRecords(r, before);
+      r = before;
+      lineNo = segmentWord(native, k, SEGMENT.firstLine) - 1;
+      reader.reset();
+      readLines(segmentWord(native, k, SEGMENT.start), segmentWord(native, k, SEGMENT.lines));
+      // The line after a segment starts a record read natively (or the chunk ends).
+      finish();
+    }
+    nativeRecords(r, native.records);
+    lineNo = native.lines;
+    groups.merge(native, buf, keys);
   }
-  finish();
   return {
     lines: lineNo,
     skipped,
     cut,
     cutRecords,
     groups: groups.finished(),
-    last: last === undefined ? null : last.key,
+    last: last ?? null,
     sequence: sequence.result(),
   };
+}
+
+/** Each native group's key, as GroupStat.key writes it. */
+function nativeKeys(native: NativeChunk): string[] {
+  const keys = new Array<string>(native.groups);
+  for (let g = 0; g < native.groups; g++) keys[g] = `${groupSeverity(native, g)}:${groupKey(native, g)}`;
+  return keys;
 }
 
 /** Records kept for the trace window: a power of two above TRACE_WINDOW + 1. */
@@ -504,7 +560,7 @@ class SequenceRecorder {
    */
   readonly #starts = new Float64Array(RING_SIZE);
   readonly #ends = new Float64Array(RING_SIZE);
-  readonly #groups: GroupStat[] = new Array<GroupStat>(RING_SIZE);
+  readonly #keys: string[] = new Array<string>(RING_SIZE);
   readonly #buf: Buffer;
   readonly #key: Buffer | undefined;
   readonly #span: IdSpan = { start: -1, end: -1 };
@@ -515,31 +571,32 @@ class SequenceRecorder {
     this.#key = key;
   }
 
-  record(g: GroupStat, previous: GroupStat | undefined, s: number, e: number): void {
+  /** A record of group `key` at bytes [s, e) of the chunk, after one of group `previous`. */
+  record(key: string, severity: Severity, previous: string | undefined, s: number, e: number): void {
     const index = this.#records++;
     const slot = index & RING_MASK;
     this.#starts[slot] = s;
     this.#ends[slot] = e;
-    this.#groups[slot] = g;
-    if (g.severity > Severity.Error) return;
+    this.#keys[slot] = key;
+    if (severity > Severity.Error) return;
     const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
     if (span !== undefined && span.start >= 0) {
       const before = this.#earlierOnTrace(index, span);
       if (before !== undefined) {
-        this.#pair(g.key, before.key, 1);
+        this.#pair(key, before, 1);
         return;
       }
       if (index < TRACE_WINDOW) {
-        this.#openTraces.push([idHash(this.#buf, span), g.key, previous?.key ?? '', index]);
+        this.#openTraces.push([idHash(this.#buf, span), key, previous ?? '', index]);
         return;
       }
     }
-    if (previous !== undefined) this.#pair(g.key, previous.key, 0);
-    else if (index === 0 && (span === undefined || span.start < 0)) this.#firstError = g.key;
+    if (previous !== undefined) this.#pair(key, previous, 0);
+    else if (index === 0 && (span === undefined || span.start < 0)) this.#firstError = key;
   }
 
-  /** The nearest earlier record in the window whose id is the same: found by the id's bytes. */
-  #earlierOnTrace(index: number, span: IdSpan): GroupStat | undefined {
+  /** The group of the nearest earlier record in the window whose id is the same: found by the id's bytes. */
+  #earlierOnTrace(index: number, span: IdSpan): string | undefined {
     const buf = this.#buf;
     const id = buf.subarray(span.start, span.end);
     const first = Math.max(0, index - TRACE_WINDOW);
@@ -551,7 +608,7 @@ class SequenceRecorder {
       const r = this.#recordAt(pos, first, index - 1) & RING_MASK;
       // The id must be that record's own id, not a mention of it.
       const other = findId(buf, this.#starts[r]!, this.#ends[r]!, this.#key!, this.#other);
-      if (other.start === pos && other.end === span.end - span.start + pos) return this.#groups[r];
+      if (other.start === pos && other.end === span.end - span.start + pos) return this.#keys[r];
     }
     return undefined;
   }
@@ -585,10 +642,10 @@ class SequenceRecorder {
         if (span.start < 0) continue;
         const hash = idHash(this.#buf, span);
         const at = seen.get(hash);
-        if (at !== undefined) traceLast[at] = [hash, this.#groups[slot]!.key, r];
+        if (at !== undefined) traceLast[at] = [hash, this.#keys[slot]!, r];
         else {
           seen.set(hash, traceLast.length);
-          traceLast.push([hash, this.#groups[slot]!.key, r]);
+          traceLast.push([hash, this.#keys[slot]!, r]);
         }
       }
     }
@@ -603,11 +660,9 @@ class SequenceRecorder {
  * after the first lines; the line parser has moved on by the time a record ends).
  */
 class GroupTable {
-  readonly ordered: GroupStat[] = [];
-  /** Per group (in `ordered` order), a tally per placeholder. */
-  readonly #tallies: ValueTally[][] = [];
+  readonly #entries: GroupEntry[] = [];
   /** Per severity, by key: the group and its tallies, found in one lookup. */
-  readonly #bySeverity: Map<number, { group: GroupStat; tallies: ValueTally[] }>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
+  readonly #bySeverity: Map<number, GroupEntry>[] = Array.from({ length: SEVERITY_COUNT }, () => new Map());
   readonly #again: LineParser;
 
   constructor(info: FormatInfo) {
@@ -633,7 +688,7 @@ class GroupTable {
       group.lines += r.lines;
       group.lastLine = lastLine;
       group.lastTime = r.time;
-      tallyValues(found.tallies, r);
+      tallyValues(found, r);
       return group;
     }
     const h = r.head;
@@ -664,20 +719,85 @@ class GroupTable {
       ...(frame !== undefined ? { site: this.#rootText(frame) } : {}),
       ...(r.before !== undefined ? { printedBefore: textOf(r.before.buf, r.before.s, r.before.e, MAX_CONTINUATION_CHARS) } : {}),
     };
-    this.ordered.push(g);
-    const tallies = Array.from({ length: r.phCount }, () => new ValueTally());
-    tallyValues(tallies, r);
-    this.#tallies.push(tallies);
-    map.set(key, { group: g, tallies });
+    const entry: GroupEntry = { group: g, tallies: [], placeholders: r.phCount };
+    tallyValues(entry, r);
+    this.#entries.push(entry);
+    map.set(key, entry);
     return g;
   }
 
-  /** The groups, each with what its placeholders held. */
+  /**
+   * The groups the native pass made of this chunk's one-line records, joined with those
+   * read here: a group of both has the records and values of both, and its first record's
+   * head, time and placeholders from whichever came first.
+   */
+  merge(native: NativeChunk, buf: Buffer, keys: string[]): void {
+    for (let n = 0; n < native.groups; n++) {
+      const severity = groupSeverity(native, n);
+      const key = groupKey(native, n);
+      const map = this.#bySeverity[severity]!;
+      const records = groupWord(native, n, GROUP.records);
+      const firstLine = groupWord(native, n, GROUP.firstLine);
+      const lastLine = groupWord(native, n, GROUP.lastLine);
+      const timeAt = (field: number): string => epochToIso(latin1(buf, groupWord(native, n, field), groupWord(native, n, field + 1)));
+      const values = nativeValues(native, n, buf);
+      let entry = map.get(key);
+      if (entry === undefined || firstLine < entry.group.firstLine) {
+        const g = this.#nativeHead(native, n, buf, keys[n]!, severity, timeAt(GROUP.firstTimeStart));
+        if (entry === undefined) {
+          entry = { group: { ...g, records: 0, lines: 0, lastLine: 0 }, tallies: [], placeholders: 0 };
+          this.#entries.push(entry);
+          map.set(key, entry);
+        } else {
+          // The native record came first: what a group's first record gives it is that record's.
+          const { records: r, lines, lastLine: l, lastTime } = entry.group;
+          entry.group = { ...g, records: r, lines, lastLine: l, lastTime };
+        }
+        entry.placeholders = groupWord(native, n, GROUP.placeholders);
+      }
+      const group = entry.group;
+      group.records += records;
+      group.lines += records;
+      if (lastLine > group.lastLine) {
+        group.lastLine = lastLine;
+        group.lastTime = timeAt(GROUP.lastTimeStart);
+      }
+      const tallies = entry.tallies;
+      while (tallies.length < values.length) tallies.push(new ValueTally());
+      for (let k = 0; k < values.length; k++) tallies[k]!.merge(values[k]!);
+    }
+  }
+
+  /** A group as its first record, read natively, makes it (its counts filled in by merge). */
+  #nativeHead(native: NativeChunk, n: number, buf: Buffer, key: string, severity: Severity, time: string): GroupStat {
+    const s = groupWord(native, n, GROUP.start);
+    const e = groupWord(native, n, GROUP.end);
+    const again = this.#again;
+    if (!again.header(buf, s, e, latin1(buf, s, Math.min(e, s + PREFIX_BYTES)))) throw new WispError('WISP_INTERNAL', `a header read natively at bytes ${s}-${e} was not read again`);
+    return {
+      key,
+      template: again.scanner.text(),
+      severity,
+      records: 0,
+      lines: 0,
+      firstLine: groupWord(native, n, GROUP.firstLine),
+      lastLine: groupWord(native, n, GROUP.firstLine),
+      firstTime: time,
+      lastTime: time,
+      example: textOf(buf, s, e, MAX_EXAMPLE_CHARS),
+      exampleTemplateAt: textOf(buf, s, s + groupWord(native, n, GROUP.message), MAX_EXAMPLE_CHARS).length,
+      exampleMore: [],
+      exampleMoreLines: 0,
+    };
+  }
+
+  /** The groups in order of their first record, each with what its placeholders held. */
   finished(): GroupStat[] {
-    this.ordered.forEach((g, i) => {
-      g.values = this.#tallies[i]!.map((t) => t.result());
+    const entries = [...this.#entries].sort((a, b) => a.group.firstLine - b.group.firstLine);
+    return entries.map((entry) => {
+      entry.group.values = entry.tallies.slice(0, entry.placeholders).map((t) => t.result());
+      return entry.group;
     });
-    return this.ordered;
   }
 
   #rootKey(l: KeptLine): number {
@@ -689,9 +809,37 @@ class GroupTable {
   }
 }
 
-function tallyValues(tallies: ValueTally[], r: OpenRecord): void {
-  const n = Math.min(tallies.length, r.phCount);
-  for (let k = 0; k < n; k++) tallies[k]!.add(r.phBuf, r.ph[2 * k]!, r.ph[2 * k + 1]!);
+/**
+ * A group being made: its stats, a tally per placeholder, and how many placeholders its
+ * first record had (those are the group's; a record tallies as many as it has, so that
+ * the first record's count holds wherever that record was read).
+ */
+interface GroupEntry {
+  group: GroupStat;
+  tallies: ValueTally[];
+  placeholders: number;
+}
+
+function tallyValues(entry: GroupEntry, r: OpenRecord): void {
+  const tallies = entry.tallies;
+  const n = r.phCount;
+  while (tallies.length < n) tallies.push(new ValueTally());
+  for (let k = 0; k < n; k++) tallies[k]!.add(r.phBuf, r.ph[2 * k]!, r.ph[2 * k + 1]!, r.firstLine);
+}
+
+/** A native group's values, per placeholder (null: more than a tally keeps). */
+function nativeValues(native: NativeChunk, n: number, buf: Buffer): (CountedValue[] | null)[] {
+  const w = native.w;
+  const at = groupWord(native, n, GROUP.talliesAt);
+  return Array.from({ length: groupWord(native, n, GROUP.tallies) }, (_, k) => {
+    const t = at + k * TALLY_WORDS;
+    const count = w[t]!;
+    if (count < 0) return null;
+    return Array.from({ length: count }, (_, v) => {
+      const x = t + 1 + 4 * v;
+      return { bytes: Buffer.from(buf.subarray(w[x]!, w[x + 1]!)), count: w[x + 2]!, first: w[x + 3]! };
+    });
+  });
 }
 
 /**

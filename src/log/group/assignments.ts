@@ -46,12 +46,13 @@ export async function* assignLines(sources: LogSource[], state: LogState, groupO
       continue;
     }
     let next = 1;
-    const partial = condenseChunk(item.chunk, item.info, (first, lines, key) => {
+    const onRecord = (first: number, lines: number, key: string): void => {
       for (; next < first; next++) batch += `${base + next},frame\n`;
       const id = idOf(key);
       for (let k = 0; k < lines; k++) batch += `${base + first + k},${id}\n`;
       next = first + lines;
-    });
+    };
+    const partial = condenseChunk(item.chunk, item.info, { onRecord });
     for (; next <= partial.lines; next++) batch += `${base + next},frame\n`;
     base += partial.lines;
     yield batch;

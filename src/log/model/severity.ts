@@ -79,9 +79,11 @@ const LEVEL_WORDS: Record<string, Severity> = {
 /** Every level word fromLevelWord knows, in lower case. */
 export const LEVEL_NAMES: readonly string[] = Object.keys(LEVEL_WORDS);
 
-/** A declared level token (`ERROR`, `warn`, `Info`); undefined when the word is no level name. */
+const BY_WORD = new Map<string, Severity>(Object.entries(LEVEL_WORDS));
+
+/** A declared level token (`ERROR`, `warn`, `Info`); undefined when the word is no level name (`constructor` included). */
 export function fromLevelWord(word: string): Severity | undefined {
-  return LEVEL_WORDS[word.toLowerCase()];
+  return BY_WORD.get(word.toLowerCase());
 }
 
 // Used only when a line declares no level: the words a human would scan for.

@@ -16,19 +16,27 @@ const MAX_VALUE_CHARS = 60;
 /** Distinct values and their record counts, in first-seen order; null: more than MAX_VALUES. */
 export type ValueCounts = [string, number][] | null;
 
+/** A value counted elsewhere in the same chunk (the native pass): its bytes, its records, its first record's line. */
+export interface CountedValue {
+  bytes: Buffer;
+  count: number;
+  first: number;
+}
+
 /** A placeholder's tally inside one chunk: values found by their bytes' hash, decoded once. */
 export class ValueTally {
   readonly hashes: number[] = [];
   /** Each value's bytes, to tell apart two values whose hashes collide. */
   readonly bytes: Buffer[] = [];
   readonly counts: number[] = [];
+  /** Each value's first record's line: tallies of one chunk's values, counted apart, merge in input order. */
+  readonly firsts: number[] = [];
   many = false;
 
-  add(buf: Buffer, from: number, to: number): void {
+  /** A value at buf[from, to), from a record that starts at line `line`. */
+  add(buf: Buffer, from: number, to: number, line: number): void {
     if (this.many) return;
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
-    h = (h >>> 0) + (to - from) * 4294967296;
+    const h = hashOf(buf, from, to);
     const hashes = this.hashes;
     for (let k = 0; k < hashes.length; k++) {
       if (hashes[k] === h && sameBytes(this.bytes[k]!, buf, from, to)) {
@@ -43,11 +51,54 @@ export class ValueTally {
     hashes.push(h);
     this.bytes.push(Buffer.from(buf.subarray(from, to)));
     this.counts.push(1);
+    this.firsts.push(line);
+  }
+
+  /**
+   * Values counted apart from these, in other records of the same chunk (null: more than
+   * MAX_VALUES): the tally comes out as if all its records had been added in input order.
+   */
+  merge(values: CountedValue[] | null): void {
+    if (values === null) this.many = true;
+    if (this.many) return;
+    for (const v of values!) {
+      const h = hashOf(v.bytes, 0, v.bytes.length);
+      const k = this.hashes.findIndex((x, i) => x === h && sameBytes(this.bytes[i]!, v.bytes, 0, v.bytes.length));
+      if (k >= 0) {
+        this.counts[k]! += v.count;
+        this.firsts[k] = Math.min(this.firsts[k]!, v.first);
+        continue;
+      }
+      if (this.hashes.length >= MAX_VALUES) {
+        this.many = true;
+        return;
+      }
+      this.hashes.push(h);
+      this.bytes.push(v.bytes);
+      this.counts.push(v.count);
+      this.firsts.push(v.first);
+    }
+    // First seen first, as values added in input order stand.
+    const order = this.firsts.map((_, i) => i).sort((a, b) => this.firsts[a]! - this.firsts[b]!);
+    const reorder = <T>(xs: T[]): void => {
+      const sorted = order.map((i) => xs[i]!);
+      xs.splice(0, xs.length, ...sorted);
+    };
+    reorder(this.hashes);
+    reorder(this.bytes);
+    reorder(this.counts);
+    reorder(this.firsts);
   }
 
   result(): ValueCounts {
     return this.many ? null : this.bytes.map((b, k) => [cut(b.toString('utf8')), this.counts[k]!]);
   }
+}
+
+function hashOf(buf: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+  return (h >>> 0) + (to - from) * 4294967296;
 }
 
 /** Byte equality in JS: values are short, and Buffer#compare's call costs more than the loop. */

@@ -1,10 +1,10 @@
 import type { FormatInfo } from '../model/format.js';
-import { charIndex, LEVEL_LETTERS, levelOfToken, nthToken } from './level-column.js';
-import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LEVEL_NAMES, Severity } from '../model/severity.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, Severity } from '../model/severity.js';
+import { HeaderReader } from './header-native.js';
 import { latin1 } from './latin1.js';
 import { locatedLevel } from './line-shape.js';
 import { TemplateScanner } from './template.js';
-import { epochToIso, matchTimestampAt, REPORT_HEADER, stampFrom, type TimestampMatch } from './timestamp.js';
+import { epochToIso } from './timestamp.js';
 
 /**
  * Header fields sit in a line's first bytes: they are read from this much of it, decoded
@@ -51,8 +51,6 @@ export function isLogShowFrame(line: string): boolean {
   );
 }
 
-const GLOG_LEVELS: Record<number, Severity> = { 73: Severity.Info, 87: Severity.Warning, 69: Severity.Error, 70: Severity.Critical };
-
 const MESSAGE_KEYS = ['msg', 'message', 'MESSAGE', 'event', 'log', 'text', 'eventMessage'];
 const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'ts', 't', 'date', '__REALTIME_TIMESTAMP'];
 /** Where JSON logs put the error a record is about: its type and message are part of the event. */
@@ -81,11 +79,13 @@ export class LineParser {
   #errorRecord: Record<string, unknown> | undefined;
   readonly scanner = new TemplateScanner();
   readonly #info: FormatInfo;
-  readonly #ts: TimestampMatch = { start: 0, end: 0 };
-  readonly #tok: TimestampMatch = { start: 0, end: 0 };
+  readonly #header: HeaderReader;
+  /** A coloured line's prefix, its colours taken out, as bytes for the header reader. */
+  #uncoloured = Buffer.alloc(PREFIX_BYTES);
 
   constructor(info: FormatInfo) {
     this.#info = info;
+    this.#header = new HeaderReader(info);
   }
 
   /** The stack or traceback of the error the last JSON record carried, as it holds it in one field ('' for none). */
@@ -122,11 +122,10 @@ export class LineParser {
     const fields = afterTabFields(prefix, contentStart, info.leadingTabFields);
     const p = info.namePrefix ? fields + namePrefixLength(prefix.slice(fields)) : fields;
     this.time = '';
-    let declared: Severity | undefined = opener ?? this.#priOrGlog(prefix, p);
-    if (declared === undefined && info.levelColumn !== undefined && !info.timestamped) declared = this.#column(prefix, contentStart);
+    const [pb, ps, pe] = this.#prefixBytes(buf, s, e, prefix);
     // A line without the input's header names a level in words: a lone letter there is
     // more often a progress mark (pytest's `F      [100%]`) than logcat's `E`.
-    declared ??= declaredLevel(prefix, p, false) ?? accessLogLevel(prefix);
+    const declared = opener ?? this.#header.plainLevel(pb, ps, pe, contentStart, p) ?? accessLogLevel(prefix);
     this.declared = declared !== undefined;
     this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
     this.templateAt = contentStart;
@@ -209,65 +208,28 @@ export class LineParser {
     return true;
   }
 
-  /** Syslog priority <N> (RFC 3164/5424) and glog's level letter come before the time. */
-  #priOrGlog(prefix: string, p: number): Severity | undefined {
-    const first = prefix.charCodeAt(p);
-    if (first === 60 /* < */) {
-      const close = prefix.indexOf('>', p);
-      const pri = close > p && close < p + 5 ? Number(prefix.slice(p + 1, close)) : NaN;
-      if (Number.isInteger(pri) && pri >= 0 && pri < 192) return fromSyslogPriority(pri & 7);
-    } else if (GLOG_LEVELS[first] !== undefined && isGlogDate(prefix, p + 1)) {
-      return GLOG_LEVELS[first];
-    }
-    return undefined;
-  }
-
-  /** The level in the input's level column (see level-column.ts), if this line has one there. */
-  #column(prefix: string, contentStart: number): Severity | undefined {
-    const col = this.#info.levelColumn!;
-    if (!nthToken(prefix, contentStart, col.token, this.#tok)) return undefined;
-    return levelOfToken(prefix, this.#tok.start, this.#tok.end, col.letters);
+  /**
+   * The bytes of a line's prefix as the parser read it: the line's own first bytes, or,
+   * where its colours were taken out of the prefix, the prefix's (offsets are the prefix's).
+   */
+  #prefixBytes(buf: Buffer, s: number, e: number, prefix: string): [Buffer, number, number] {
+    if (prefix.length === Math.min(e - s, PREFIX_BYTES)) return [buf, s, s + prefix.length];
+    const written = this.#uncoloured.write(prefix, 0, 'latin1');
+    return [this.#uncoloured, 0, written];
   }
 
   #timestamped(buf: Buffer, s: number, e: number, prefix: string): boolean {
     const info = this.#info;
-    // p walks the prefix; p is also the byte offset from s.
     const contentStart = bomLength(buf, s);
-    let p = afterTabFields(prefix, contentStart, info.leadingTabFields);
-    if (info.namePrefix) p += namePrefixLength(prefix.slice(p));
+    let fieldsEnd = afterTabFields(prefix, contentStart, info.leadingTabFields);
+    if (info.namePrefix) fieldsEnd += namePrefixLength(prefix.slice(fieldsEnd));
     // A job and step (gh run view) and a service's name (compose) are part of the event; a syslog <PRI> is not.
-    const fieldsEnd = p;
-    const declared = this.#priOrGlog(prefix, p);
-    if (declared !== undefined) {
-      if (prefix.charCodeAt(p) === 60) {
-        p = prefix.indexOf('>', p) + 1;
-        if (prefix.startsWith('1 ', p)) p += 2;
-      } else {
-        p += 1;
-      }
-    } else {
-      p = stampFrom(prefix, p);
-    }
-    const ts = this.#ts;
-    if (!matchTimestampAt(prefix, p, ts)) {
-      if (declared === undefined || !info.timestamped) return false;
-      // A <PRI> or glog letter is a header by itself, even where the time is missing.
-      ts.start = ts.end = p;
-    }
-    let msg = ts.end;
-    // The rest of a bracketed stamp is header too (Ruby's `[2024-06-03T09:00:00.902001 #23933]`).
-    if (ts.start > 0 && prefix.charCodeAt(ts.start - 1) === 91 /* [ */ && prefix.charCodeAt(msg) === 32) {
-      const close = prefix.indexOf(']', msg);
-      if (close > msg) msg = close + 1;
-    }
-    while (msg < prefix.length) {
-      const c = prefix.charCodeAt(msg);
-      if (c === 32 || c === 9 || c === 93 /* ] */ || c === 124 /* | */) msg++;
-      else break;
-    }
-    this.time = epochToIso(prefix.slice(ts.start, ts.end));
-    const column = declared ?? reportLevel(prefix, fieldsEnd) ?? (info.levelColumn !== undefined ? this.#column(prefix, contentStart) : undefined);
-    const level = column ?? declaredLevel(prefix, msg);
+    const [pb, ps, pe] = this.#prefixBytes(buf, s, e, prefix);
+    const h = this.#header;
+    if (!h.read(pb, ps, pe, contentStart, fieldsEnd)) return false;
+    const msg = h.message;
+    this.time = epochToIso(prefix.slice(h.timeStart, h.timeEnd));
+    const level = h.level;
     this.declared = level !== undefined;
     // A message that is a program's located complaint (`dns_master_load: /etc/z/db.x:7: ...`) says it went wrong there.
     this.severity = level ?? locatedLevel(prefix.slice(msg)) ?? fromWords(latin1(buf, s + msg, Math.min(e, s + msg + WORDS_BYTES)));
@@ -277,20 +239,6 @@ export class LineParser {
     this.templateAt = fieldsEnd > contentStart ? -1 : msg;
     return true;
   }
-}
-
-/**
- * Erlang/OTP's report kinds (`=CRASH REPORT==== ...`): a level where the kind is a level's
- * name, and the kinds OTP logs at a level of their own: a process's crash and a
- * supervisor's report on a child at error, progress at info.
- */
-const REPORT_LEVELS: Readonly<Record<string, Severity>> = { CRASH: Severity.Error, SUPERVISOR: Severity.Error, PROGRESS: Severity.Info };
-
-function reportLevel(prefix: string, at: number): Severity | undefined {
-  if (prefix.charCodeAt(at) !== 61 /* = */) return undefined;
-  REPORT_HEADER.lastIndex = at;
-  const m = REPORT_HEADER.exec(prefix);
-  return m === null ? undefined : (REPORT_LEVELS[m[1]!] ?? fromLevelWord(m[1]!));
 }
 
 const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);
@@ -325,15 +273,6 @@ function afterTabFields(prefix: string, from: number, count: number): number {
     p = tab + 1;
   }
   return p;
-}
-
-/** glog: `I0102 15:04:05.000000`, the level letter then MMDD. */
-function isGlogDate(prefix: string, at: number): boolean {
-  for (let k = 0; k < 4; k++) {
-    const c = prefix.charCodeAt(at + k);
-    if (c < 48 || c > 57) return false;
-  }
-  return prefix.charCodeAt(at + 4) === 32;
 }
 
 function firstString(o: Record<string, unknown>, keys: string[]): string | undefined {
@@ -421,79 +360,4 @@ function jsonSeverity(o: Record<string, unknown>): Severity | undefined {
     if (Number.isInteger(p) && p >= 0 && p <= 7) return fromSyslogPriority(p);
   }
   return undefined;
-}
-
-/**
- * A level token among the first few words after the time: `ERROR`, `[warn]`, `<info>`,
- * `level=error`, GitHub's `##[error]`, logcat's single letters. A lowercase bare word
- * counts only when bracketed or keyed, so that "error" in prose falls to fromWords.
- */
-function declaredLevel(line: string, start: number, letters = true): Severity | undefined {
-  if (line.startsWith('##[', start)) {
-    const close = line.indexOf(']', start);
-    if (close > 0 && close < start + 12) {
-      const w = line.slice(start + 3, close);
-      return w === 'error' ? Severity.Error : w === 'warning' ? Severity.Warning : w === 'debug' ? Severity.Debug : Severity.Info;
-    }
-  }
-  let i = start;
-  const limit = Math.min(line.length, start + 100);
-  for (let n = 0; n < 6 && i < limit; n++) {
-    while (i < limit && line.charCodeAt(i) === 32) i++;
-    let j = i;
-    while (j < limit && line.charCodeAt(j) !== 32) j++;
-    if (j === i) break;
-    const level = letters || j - i > 1 ? levelToken(line, i, j) : undefined;
-    if (level !== undefined) return level;
-    i = j;
-  }
-  return undefined;
-}
-
-
-const LEVEL_KEYS = new Set(['level', 'lvl', 'severity', 'loglevel']);
-
-/** Is line[a, b) a level word? Allocates only for tokens that could be one. */
-function levelToken(line: string, a: number, b: number): Severity | undefined {
-  let marked = false;
-  const eq = charIndex(line, 61 /* = */, a, b);
-  if (eq > a && eq < b) {
-    if (!LEVEL_KEYS.has(line.slice(a, eq).toLowerCase())) return undefined;
-    a = eq + 1;
-    if (line.charCodeAt(a) === 34) a++;
-    marked = true;
-  }
-  const first = line.charCodeAt(a);
-  if (first === 91 || first === 60 || first === 40) {
-    a++;
-    marked = true;
-  }
-  // Closing brackets, quotes and a colon after the word.
-  while (b > a) {
-    const c = line.charCodeAt(b - 1);
-    if (c === 93 || c === 62 || c === 41 || c === 58 || c === 44 || c === 34) b--;
-    else break;
-  }
-  const len = b - a;
-  if (len === 0 || len > 13) return undefined;
-  const c0 = line.charCodeAt(a);
-  // Level words start with a letter; most tokens (numbers, paths, names) fail here.
-  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return undefined;
-  const word = line.slice(a, b);
-  if (len === 1) return LEVEL_LETTERS[word];
-  // Most level tokens are spelled one of three ways: look those up as they are.
-  const hit = LEVEL_SPELLINGS.get(word);
-  if (hit !== undefined) return marked || hit.upper ? hit.severity : undefined;
-  if (!marked || (len === 7 && word.toLowerCase() === 'default')) return undefined;
-  return fromLevelWord(word);
-}
-
-/** error, ERROR, Error (and so on) for every level word but "default", which only log show uses. */
-const LEVEL_SPELLINGS = new Map<string, { severity: Severity; upper: boolean }>();
-for (const word of LEVEL_NAMES) {
-  const severity = fromLevelWord(word)!;
-  if (word === 'default') continue;
-  LEVEL_SPELLINGS.set(word, { severity, upper: false });
-  LEVEL_SPELLINGS.set(word.toUpperCase(), { severity, upper: true });
-  LEVEL_SPELLINGS.set(word[0]!.toUpperCase() + word.slice(1), { severity, upper: false });
 }

@@ -2,7 +2,7 @@ import { PLAIN, type FormatInfo } from '../model/format.js';
 import { detectLevelColumn } from '../parse/level-column.js';
 import { fromLevelWord } from '../model/severity.js';
 import { isLogShowFrame, namePrefixLength } from '../parse/line-parser.js';
-import { matchTimestampAt, stampFrom, type TimestampMatch } from '../parse/timestamp.js';
+import { matchTimestampAt, stampFrom, type TimestampMatch } from '../parse/header-native.js';
 import { traceKeyOf } from '../parse/trace-id.js';
 
 /** Detection reads this much of each input's head, whatever the chunk size, so it is deterministic. */

@@ -1,0 +1,35 @@
+/*
+ * A log line's header, as condense_log reads it (native/src/log_header.c): the one
+ * implementation of the timestamp forms, the level column and a declared level, used per
+ * line from JavaScript (src/log/parse/header-native.ts) and per chunk by log_chunk.c.
+ */
+#ifndef WISP_LOG_HEADER_H
+#define WISP_LOG_HEADER_H
+
+#include <stdint.h>
+
+#include "../include/wisp.h"
+
+/* No level: what the functions below return where a line declares none. */
+#define WISP_LEVEL_NONE (-1)
+
+/*
+ * The level words' block, built by src/log/parse/header-native.ts from the level words
+ * severity.ts knows (the one list of them): WISP_LEVEL_WORDS_* give its layout.
+ */
+typedef struct level_words {
+  const uint8_t *block;
+  int32_t count;
+} level_words;
+
+/* The block's words, or count 0 when the block is not one this file can read. */
+level_words wisp_level_words_of(const uint8_t *block);
+
+int wisp_match_timestamp(const uint8_t *p, int32_t n, int32_t pos, int32_t *start, int32_t *end);
+int32_t wisp_stamp_from(const uint8_t *p, int32_t n, int32_t pos);
+/* A timestamped line's header: 1 when p[0, n) has one, with out[WISP_HEADER_*] set. */
+int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, int32_t *out);
+/* The level a line without the input's header declares before its message (its <PRI> or glog letter, its level column, a level word), or WISP_LEVEL_NONE. */
+int32_t wisp_plain_level(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t from, int32_t flags, int32_t column);
+
+#endif

@@ -1,0 +1,181 @@
+/**
+ * A log line's header through the native library (native/src/log_header.c, the one
+ * implementation of the timestamp forms, the level column and a declared level): where
+ * its timestamp and message are and the level it declares, read from its first bytes.
+ * log_chunk.c reads the same headers from a whole chunk with the same code.
+ *
+ * The level words come from severity.ts (the one list of them), laid out once per thread
+ * in a block the native code reads.
+ */
+import { WispError } from '../../core/errors.js';
+import { addressOf, nativeLibrary, type NativeLibrary } from '../../native/library.js';
+import type { FormatInfo } from '../model/format.js';
+import { fromLevelWord, fromSyslogPriority, LEVEL_NAMES, type Severity } from '../model/severity.js';
+
+/** The block's layout, as native/include/wisp.h gives it (WISP_LEVEL_WORDS_*, WISP_LEVEL_WORD_BYTES). */
+export const LEVEL_WORDS_LAYOUT = { layout: 1, head: 16, syslog: 8, wordBytes: 16 } as const;
+const { layout: LAYOUT, head: HEAD, syslog: SYSLOG, wordBytes: WORD_BYTES } = LEVEL_WORDS_LAYOUT;
+/** Tokens whose levels tokenLevels reads (WISP_LEVEL_TOKENS). */
+export const LEVEL_TOKENS = 12;
+/** WISP_HEADER_FLAG_*. */
+export const HEADER_FLAG = { timestamped: 1, column: 2, columnLetters: 4 } as const;
+/** The header reader's output (WISP_HEADER_*): where the time starts and ends, where the message starts, the level. */
+export const HEADER_OUT = { timeStart: 0, timeEnd: 1, message: 2, level: 3, words: 4 } as const;
+const NONE = -1;
+/** WISP_LEVEL_BAD_ARGUMENT. */
+export const LEVEL_BAD_ARGUMENT = -100;
+
+function buildLevelWords(): Uint8Array {
+  // Over an ArrayBuffer of its own, so that its address stays put (addressOf).
+  const block = new Uint8Array(new ArrayBuffer(HEAD + WORD_BYTES * LEVEL_NAMES.length));
+  block[0] = LAYOUT;
+  block[1] = LEVEL_NAMES.length;
+  for (let p = 0; p < 8; p++) block[SYSLOG + p] = fromSyslogPriority(p);
+  LEVEL_NAMES.forEach((word, k) => {
+    if (word.length > WORD_BYTES - 2 || !/^[a-z]+$/.test(word)) throw new WispError('WISP_INTERNAL', `level word '${word}' does not fit the native block`);
+    const at = HEAD + k * WORD_BYTES;
+    block[at] = word.length;
+    block[at + 1] = fromLevelWord(word)!;
+    for (let i = 0; i < word.length; i++) block[at + 2 + i] = word.charCodeAt(i);
+  });
+  return block;
+}
+
+let levelWords: { block: Uint8Array; address: number } | undefined;
+
+/** The level words' block and its address, built once per thread. */
+export function levelWordsAddress(): number {
+  if (levelWords === undefined) {
+    const block = buildLevelWords();
+    levelWords = { block, address: addressOf(block) };
+  }
+  return levelWords.address;
+}
+
+/** WISP_HEADER_FLAG_* for an input's format, and its level column's token (0 without one). */
+export function headerFlags(info: FormatInfo): { flags: number; column: number } {
+  const col = info.levelColumn;
+  const flags = (info.timestamped ? HEADER_FLAG.timestamped : 0) | (col !== undefined ? HEADER_FLAG.column : 0) | (col?.letters ? HEADER_FLAG.columnLetters : 0);
+  return { flags, column: col?.token ?? 0 };
+}
+
+const severityOf = (level: number): Severity | undefined => (level === NONE ? undefined : (level as Severity));
+
+/**
+ * Reads headers for one format: `read` a timestamped line's, `plainLevel` the level of a
+ * line without one. Results are in the fields after `read`; one reader per parser.
+ */
+export class HeaderReader {
+  timeStart = 0;
+  timeEnd = 0;
+  /** Where the message starts. */
+  message = 0;
+  /** The level the header declares, if any. */
+  level: Severity | undefined;
+  readonly #out = new Int32Array(new ArrayBuffer(4 * HEADER_OUT.words));
+  readonly #outAddress = addressOf(this.#out);
+  readonly #words = levelWordsAddress();
+  readonly #lib: NativeLibrary = nativeLibrary();
+  readonly #flags: number;
+  readonly #column: number;
+
+  constructor(info: FormatInfo) {
+    const { flags, column } = headerFlags(info);
+    this.#flags = flags;
+    this.#column = column;
+  }
+
+  /** Whether bytes [s, e) (a line's first bytes) hold a timestamped header, read after fieldsEnd. */
+  read(buf: Uint8Array, s: number, e: number, contentStart: number, fieldsEnd: number): boolean {
+    const found = this.#lib.logHeader(this.#words, buf, buf.length, s, e, contentStart, fieldsEnd, this.#flags, this.#column, this.#outAddress);
+    if (found < 0) throw new WispError('WISP_INTERNAL', `the header reader refused bytes ${s}-${e} of a ${buf.length}-byte buffer`);
+    if (found === 0) return false;
+    const out = this.#out;
+    this.timeStart = out[HEADER_OUT.timeStart]!;
+    this.timeEnd = out[HEADER_OUT.timeEnd]!;
+    this.message = out[HEADER_OUT.message]!;
+    this.level = severityOf(out[HEADER_OUT.level]!);
+    return true;
+  }
+
+  /** The level declared from `from` by a line without the input's header (bytes [s, e), its first). */
+  plainLevel(buf: Uint8Array, s: number, e: number, contentStart: number, from: number): Severity | undefined {
+    const level = this.#lib.logPlainLevel(this.#words, buf, buf.length, s, e, contentStart, from, this.#flags, this.#column);
+    if (level === LEVEL_BAD_ARGUMENT) throw new WispError('WISP_INTERNAL', `the level reader refused bytes ${s}-${e} of a ${buf.length}-byte buffer`);
+    return severityOf(level);
+  }
+}
+
+/** Where a timestamp is in a text, as offsets into it. */
+export interface TimestampMatch {
+  start: number;
+  end: number;
+}
+
+const scratch = new Int32Array(new ArrayBuffer(4 * 2 * LEVEL_TOKENS));
+let scratchAddress: number | undefined;
+const scratchAt = (): number => (scratchAddress ??= addressOf(scratch));
+
+/**
+ * A line of a head (a string decoded as UTF-8) as bytes, and a char offset in it as a
+ * byte offset and back: the same where the line is ASCII, as nearly every log's head is.
+ */
+class LineBytes {
+  readonly bytes: Buffer;
+  readonly #line: string;
+  readonly #ascii: boolean;
+
+  constructor(line: string) {
+    this.#line = line;
+    this.bytes = Buffer.from(line, 'utf8');
+    this.#ascii = this.bytes.length === line.length;
+  }
+
+  byteAt(char: number): number {
+    return this.#ascii ? char : Buffer.byteLength(this.#line.slice(0, char), 'utf8');
+  }
+
+  charAt(byte: number): number {
+    return this.#ascii ? byte : this.bytes.toString('utf8', 0, byte).length;
+  }
+}
+
+/** Whether a timestamp starts at char `pos` of `line` (optionally in `[...]`): its span in `out`. */
+export function matchTimestampAt(line: string, pos: number, out: TimestampMatch): boolean {
+  const l = new LineBytes(line);
+  const found = nativeLibrary().logTimestamp(l.bytes, l.bytes.length, 0, l.bytes.length, l.byteAt(pos), scratchAt());
+  if (found < 0) throw new WispError('WISP_INTERNAL', 'the timestamp reader refused a line');
+  if (found === 0) return false;
+  out.start = l.charAt(scratch[0]!);
+  out.end = l.charAt(scratch[1]!);
+  return true;
+}
+
+/**
+ * Where a line's timestamp may start, from char `pos`: past the level letter Ruby's Logger
+ * writes before its bracketed time, past Redis's process id and role letter, past
+ * Erlang/OTP's report kind.
+ */
+export function stampFrom(line: string, pos: number): number {
+  const l = new LineBytes(line);
+  const at = nativeLibrary().logStampFrom(l.bytes, l.bytes.length, 0, l.bytes.length, l.byteAt(pos));
+  if (at < 0) throw new WispError('WISP_INTERNAL', 'the timestamp reader refused a line');
+  return l.charAt(at);
+}
+
+/**
+ * For each of a line's first LEVEL_TOKENS tokens (blanks or bars between), the level word
+ * it holds as a level column would read it (`words[k]`) and the level letter it is (`letters[k]`,
+ * logcat's V D I W E F A), undefined for none; returns how many tokens the line has (at most LEVEL_TOKENS).
+ */
+export function tokenLevels(line: string, words: (Severity | undefined)[], letters: (string | undefined)[]): number {
+  const l = new LineBytes(line);
+  const n = nativeLibrary().logTokenLevels(levelWordsAddress(), l.bytes, l.bytes.length, 0, l.bytes.length, scratchAt());
+  if (n < 0) throw new WispError('WISP_INTERNAL', 'the level reader refused a line');
+  for (let k = 0; k < n; k++) {
+    words[k] = severityOf(scratch[k]!);
+    const letter = scratch[LEVEL_TOKENS + k]!;
+    letters[k] = letter < 0 ? undefined : String.fromCharCode(letter);
+  }
+  return n;
+}

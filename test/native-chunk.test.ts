@@ -1,0 +1,123 @@
+/**
+ * The native pass over a chunk (native/src/log_chunk.c through src/log/chunk/native-chunk.ts)
+ * reads the records that are one header line each; condense-chunk.ts reads every other line
+ * and merges the two. The partial must be what reading every line in JavaScript gives, for
+ * any mix of the two: groups of both, values of both, records around secrets, colours,
+ * traces, long lines, a BOM, a last line without its newline.
+ */
+import test from 'ava';
+import { condenseChunk } from '../src/log/chunk/condense-chunk.js';
+import { nativePass, nativePassApplies } from '../src/log/chunk/native-chunk.js';
+import { detectFormat } from '../src/log/read/detect.js';
+import { screenLines } from '../src/redact/screen.js';
+import { MAX_LINE_BYTES } from '../src/split/line-chunks.js';
+import { mixedLog } from '../fixtures/logs.js';
+
+/** The partial both ways: with the native pass, and with every line read in JavaScript. */
+function bothWays(text: string): { native: ReturnType<typeof condenseChunk>; here: ReturnType<typeof condenseChunk>; records: number; segments: number } {
+  const buf = Buffer.from(text, 'utf8');
+  const info = detectFormat(text.slice(0, 64 * 1024));
+  const pass = nativePass(buf, info, screenLines(buf, 0, buf.length), MAX_LINE_BYTES);
+  return { native: condenseChunk(buf, info), here: condenseChunk(buf, info, { nativePass: false }), records: pass.records, segments: pass.segments };
+}
+
+const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}123456`;
+
+/** A service's log with every kind of line the native pass leaves to JavaScript among those it reads. */
+function mixedCases(seed: number): string {
+  const lines: string[] = [];
+  let n = seed;
+  const next = (k: number): number => {
+    n = (n * 1103515245 + 12345) & 0x7fffffff;
+    return n % k;
+  };
+  const time = (i: number): string => `2024-01-02 03:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}`;
+  for (let i = 0; i < 600; i++) {
+    const t = time(i);
+    switch (next(14)) {
+      case 0:
+        // The same template as the one-line errors, read here for its frame: one group, values from both.
+        lines.push(`${t} ERROR request failed id=${next(40)} trace_id=tr${1000 + next(6)}`, '    at handler (src/api.ts:88:5)');
+        break;
+      case 1:
+        lines.push(`${t} ERROR request failed id=${next(40)} trace_id=tr${1000 + next(6)}`);
+        break;
+      case 2:
+        lines.push(`${t} WARN login with token ${GITHUB_TOKEN} from 10.0.0.${next(9)}`);
+        break;
+      case 3:
+        lines.push(`\x1b[33m${t} WARN slow query ${next(900)}ms\x1b[0m`);
+        break;
+      case 4:
+        // A record of the one-line template with a line under it that carries no cause: the same key.
+        lines.push(`${t} INFO job ${next(30)} done in ${next(100)}ms`, `  note: retried ${next(3)} times`);
+        break;
+      case 5:
+        lines.push(`${t} user ${next(50)} logged in`);
+        break;
+      case 6:
+        lines.push(`plain output line ${next(10)}`);
+        break;
+      case 7:
+        lines.push('');
+        break;
+      case 8:
+        lines.push(`${t} DEBUG cache ${'x'.repeat(next(2) === 0 ? 10 : 200)} key=${next(5)}`);
+        break;
+      default:
+        lines.push(`${t} INFO job ${next(30)} done in ${next(100)}ms trace_id=tr${1000 + next(6)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+test('the native pass and JavaScript alone give the same partial, on a service log with every kind of line', (t) => {
+  for (const seed of [1, 2, 3, 4]) {
+    const r = bothWays(mixedCases(seed));
+    t.true(r.records > 50 && r.segments > 50, `both read some records (native ${r.records}, segments ${r.segments})`);
+    t.deepEqual(r.native, r.here, `seed ${seed}`);
+  }
+});
+
+test('...with a BOM, a line past the longest read whole, trace ids, and the last line without its newline', (t) => {
+  const log = `\ufeff${mixedCases(5)}\n2024-01-02 04:00:00 INFO big ${'y'.repeat(MAX_LINE_BYTES)}\n${mixedCases(6)}\n2024-01-02 05:00:00 INFO job 1 done in 2ms`;
+  const r = bothWays(log);
+  t.true(r.records > 50);
+  t.deepEqual(r.native, r.here);
+  t.truthy(detectFormat(log.slice(0, 65536)).traceKey, 'the log carries trace ids');
+});
+
+test('...on the generated service log, whose errors carry frames', (t) => {
+  const r = bothWays(mixedLog(3000, 9));
+  t.true(r.records > 1000);
+  t.deepEqual(r.native, r.here);
+});
+
+test('a placeholder whose values pass what a tally keeps, between records read both ways, keeps none', (t) => {
+  const lines: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    lines.push(`2024-01-02 03:04:${String(i).padStart(2, '0')} INFO job ${1000 + i} done`);
+    if (i % 3 === 0) lines.push('  note: slow');
+  }
+  const r = bothWays(lines.join('\n'));
+  t.deepEqual(r.native, r.here);
+  const job = r.native.groups.find((g) => g.template.startsWith('INFO job'));
+  t.is(job?.records, 40);
+  t.is(job?.values?.[0], null, 'more than sixteen distinct values: many');
+});
+
+test('the native pass reads only formats whose records it reads as JavaScript does', (t) => {
+  const info = detectFormat('2024-01-02 03:04:05 INFO a\n2024-01-02 03:04:06 INFO b\n2024-01-02 03:04:07 INFO c\n');
+  t.true(nativePassApplies(info));
+  t.false(nativePassApplies({ ...info, namePrefix: true }));
+  t.false(nativePassApplies({ ...info, leadingTabFields: 2 }));
+  t.false(nativePassApplies({ ...info, levelOnNextLine: true }));
+  t.false(nativePassApplies({ ...info, format: 'json' }));
+});
+
+test('a secret on a line the native pass would read is left to JavaScript, and redacted there', (t) => {
+  const r = bothWays(mixedCases(7));
+  const shown = JSON.stringify(r.native);
+  t.false(shown.includes(GITHUB_TOKEN));
+  t.true(shown.includes('[REDACTED:github-token]'));
+});
