@@ -10,7 +10,8 @@ import { apiExport, jsonLines } from '../fixtures/json.js';
 import { WispError } from '../src/core/errors.js';
 import { jsonShape } from '../src/shape/index.js';
 import { fillFrom } from '../src/shape/byte-source.js';
-import { LineSlots, lineTasks } from '../src/shape/line-slots.js';
+import { lineTasks } from '../src/shape/line-slots.js';
+import { Slots } from '../src/split/slots.js';
 import { tempDir, writeTemp } from './helpers.js';
 
 /** Lines of varied length, some longer than the slots below, the last without its newline. */
@@ -29,7 +30,7 @@ function linesIn(b: Buffer): number {
 test('line chunks: whole lines, in order, with their first line, and a slot used again only once released', async (t) => {
   const input = variedLines();
   for (const slotBytes of [64, 500, 1024, 1 << 20]) {
-    const slots = new LineSlots(slotBytes);
+    const slots = new Slots(slotBytes);
     const seen: Buffer[] = [];
     let line = 0;
     for await (const task of lineTasks(fillFrom(input), slots)) {
@@ -48,7 +49,7 @@ test('line chunks: whole lines, in order, with their first line, and a slot used
 
 test('line chunks: a slot not released is never written to again', async (t) => {
   const input = variedLines();
-  const slots = new LineSlots(512);
+  const slots = new Slots(512);
   const tasks = [];
   for await (const task of lineTasks(fillFrom(input), slots)) tasks.push(task);
   // Read only now: had a slot been reused, earlier chunks would hold later bytes.

@@ -372,5 +372,14 @@ enum {
 #define WISP_TALLY_WORDS (1 + 4 * WISP_TALLY_VALUES)
 WISP_EXPORT int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const uint8_t *screen, int32_t lines, int32_t flags, int32_t column,
                                    int32_t max_line_bytes, intptr_t arena, int32_t arena_words);
+/*
+ * A chunk's redaction screen (wisp_redact_screen_lines over all of buf, with scan_block a
+ * block of its own: its stamps are written) and, with `native`, its native pass: one call,
+ * made on a thread beside the caller's (koffi's async call), every pointer an address the
+ * caller keeps alive until it returns. Returns the number of lines, or what the failed
+ * step returned (negated errors; WISP_ERR_MEMORY from the pass with its arena's words needed).
+ */
+WISP_EXPORT int32_t wisp_log_chunk_lane(intptr_t scan_block, intptr_t words, intptr_t buf, int32_t len, intptr_t screen, int32_t screen_cap,
+                                        int32_t native, int32_t flags, int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words);
 
 #endif

@@ -277,3 +277,11 @@ int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const ui
   w[WISP_CHUNK_WORDS_NEEDED] = c.a.used;
   return no;
 }
+
+int32_t wisp_log_chunk_lane(intptr_t scan_block, intptr_t words, intptr_t buf, int32_t len, intptr_t screen, int32_t screen_cap, int32_t native, int32_t flags,
+                            int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words) {
+  int32_t lines = wisp_redact_screen_lines((int32_t *)scan_block, (const uint8_t *)buf, len, 0, len, (uint8_t *)screen, screen_cap);
+  if (lines < 0 || !native) return lines;
+  int32_t read = wisp_log_chunk(words, (const uint8_t *)buf, len, (const uint8_t *)screen, lines, flags, column, max_line_bytes, arena, arena_words);
+  return read < 0 ? read : lines;
+}

@@ -21,7 +21,12 @@ export interface OpenedSource {
   /** Bytes on disk, where known (a gzip file's compressed size). */
   size: number | undefined;
   gzip: boolean;
-  /** The bytes, decompressed, leading NULs skipped, UTF-16 decoded (text-bytes.ts); the reader may replace it (to put back a peeked head). */
+  /**
+   * The bytes, decompressed, leading NULs skipped, UTF-16 decoded (text-bytes.ts); the
+   * reader may replace it (to put back a peeked head). A buffer is good until the next is
+   * asked for (a file is read into one buffer, again and again): a reader that keeps bytes
+   * keeps a copy.
+   */
   chunks: AsyncIterable<Buffer>;
   /** What was done to the bytes on the way, filled in once they have been read. */
   notes?: string[];
@@ -72,11 +77,31 @@ export function fileSource(path: string): LogSource {
         await fh.close();
         throw isWispError(err) ? err : fileError(path, err, 'a log file');
       }
-      const raw = fh.createReadStream({ start: 0, highWaterMark: READ_BYTES });
       const notes: string[] = [];
-      return { size: info.size, gzip, chunks: textBytes(gzip ? gunzip(raw, path) : raw, path, notes), notes };
+      // gzip's stream holds on to what it is given: it reads buffers of their own.
+      const raw = gzip ? gunzip(fh.createReadStream({ start: 0, highWaterMark: READ_BYTES }), path) : fileBytes(fh);
+      return { size: info.size, gzip, chunks: textBytes(raw, path, notes), notes };
     },
   };
+}
+
+/**
+ * A file's bytes, read into one buffer again and again (fresh memory costs more to touch
+ * than reading into memory already touched): each buffer is good until the next is asked
+ * for. The file is closed at its end, or when the reader stops early.
+ */
+async function* fileBytes(fh: FileHandle): AsyncGenerator<Buffer> {
+  try {
+    const buf = Buffer.allocUnsafeSlow(READ_BYTES);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
 /** stdin or any other byte stream; gzip is recognised by its first two bytes. */
@@ -108,7 +133,8 @@ export async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{
       done = true;
       break;
     }
-    taken.push(next.value);
+    // A copy: the source may use its buffer again for the next read.
+    taken.push(Buffer.from(next.value));
     size += next.value.length;
   }
   async function* all(): AsyncGenerator<Buffer> {

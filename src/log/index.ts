@@ -14,7 +14,8 @@ import { expectedBytes, type LogSource, type OpenedSource } from '../input/sourc
 import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { ProgressMeter } from '../pipeline/progress.js';
 import { defaultThreadCount, poolFor, threadsForReading, type WorkerPool } from '../pipeline/worker-pool.js';
-import { condenseChunkOn } from './chunk/task.js';
+import { condenseChunkOn, condenseChunkOnLanes } from './chunk/task.js';
+import { NativeLanes, nativePassApplies } from './chunk/native-chunk.js';
 import { chunkThreadsReady, warmChunkThreads } from './chunk/threads.js';
 import { writeAssignments } from './group/assignments.js';
 import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
@@ -29,9 +30,13 @@ import { openSniffed } from './read/crash-input.js';
 import { readFacts, readLogInputs, type LogItem } from './read/log-inputs.js';
 import { RawLines } from './read/raw-lines.js';
 import { MAX_RECORD_BYTES } from './read/record-chunks.js';
+import { slotBytesFor } from '../split/line-chunks.js';
+import { Slots } from '../split/slots.js';
 
 /** Chunks in flight per thread: enough to keep every thread busy while the oldest is merged. */
 const IN_FLIGHT_PER_THREAD = 4;
+/** ...and per native lane, whose chunks are read here once the lane is done. */
+const IN_FLIGHT_PER_LANE = 2;
 
 /**
  * condense_log over one or more sources, read in order as one log (line numbers run on
@@ -90,8 +95,8 @@ async function readLog(sources: LogSource[], opts: ResolvedLogOptions): Promise<
   if (sources.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'no input given');
   const knownTotal = await expectedBytes(sources);
   const threads = threadsForReading(opts.workers, knownTotal, opts.maxBytes, opts.pool);
-  // Threads start now and load their code while the first chunks are read; until one has,
-  // chunks are condensed here (the same partial either way).
+  // Threads start with the first chunk that needs them and load their code while the next
+  // chunks are read; until one has, chunks are condensed here (the same partial either way).
   const pool = new StartingPool(threads, opts.pool);
   try {
     return await readStarted(sources, opts, knownTotal, pool, threads);
@@ -110,8 +115,11 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   }
   const facts = readFacts(sources);
   const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
+  // Chunks are read into slots a thread reads in place; each is used again once its partial is taken.
+  const slots = new Slots(slotBytesFor(opts.chunkBytes));
   let items: AsyncIterable<LogItem> = readLogInputs(sources, first, facts, new ProgressMeter(opts.onProgress, knownTotal, sources.length), {
     chunkBytes: opts.chunkBytes,
+    slots,
     signal: opts.signal,
     tap: opts.tap,
     skipBad: opts.skipBadInputs ?? sources.length > 1,
@@ -123,17 +131,26 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   }
   const merger = new InputsMerger(facts.inputs);
   const raw = new RawLines(sources.length === 1 && opts.maxBytes === undefined);
+  // Where the native pass reads a format, a chunk's native work runs on lanes beside this
+  // thread and its other lines are read here: no worker thread has to start for it. A
+  // lent pool's threads are warm already: they take every chunk.
+  const lanes = threads > 0 && opts.pool === undefined ? new NativeLanes(threads) : undefined;
   await dispatchInOrder<LogItem, LogPartial>(items, {
     start: (item) => {
       if (item.kind !== 'chunk') return undefined;
       opts.tap?.(item.chunk);
       raw.see(item);
+      if (lanes !== undefined && nativePassApplies(item.info)) return condenseChunkOnLanes(lanes, item.chunk, item.info);
       const ready = pool.ready();
       if (ready !== undefined || !pool.waits) return condenseChunkOn(ready, item.chunk, item.info);
       return pool.whenReady().then((p) => condenseChunkOn(p, item.chunk, item.info));
     },
-    take: (item, partial) => merger.take(item, partial),
-    limit: threads === 0 ? 1 : threads * IN_FLIGHT_PER_THREAD,
+    take: (item, partial) => {
+      merger.take(item, partial);
+      if (item.kind === 'chunk') slots.release(item.chunk.buffer);
+    },
+    // On lanes, a chunk in flight beyond one a lane and one waiting for it only holds a slot.
+    limit: threads === 0 ? 1 : threads * (lanes !== undefined ? IN_FLIGHT_PER_LANE : IN_FLIGHT_PER_THREAD),
     signal: opts.signal,
     cancelled: () => cancelledError('condense_log'),
   });
@@ -174,42 +191,54 @@ class StartingPool {
   #pool: WorkerPool | undefined;
   #error: unknown;
   #failed = false;
-  readonly #started: Promise<{ pool: WorkerPool | undefined; close: () => Promise<void> }>;
-  readonly #ready: Promise<WorkerPool | undefined>;
+  #started: Promise<{ pool: WorkerPool | undefined; close: () => Promise<void> }> | undefined;
+  #ready: Promise<WorkerPool | undefined> | undefined;
+  readonly #threads: number;
+  readonly #lent: WorkerPool | undefined;
   /** Chunks wait for the threads rather than be condensed here while they load. */
   readonly waits: boolean;
 
+  /** Starts nothing yet: the first chunk that needs the threads starts them (where native lanes read every chunk, none does). */
   constructor(threads: number, lent: WorkerPool | undefined) {
     this.waits = threads >= defaultThreadCount();
-    this.#started = poolFor(threads, lent).then((p) => {
+    this.#threads = threads;
+    this.#lent = lent;
+  }
+
+  #start(): Promise<WorkerPool | undefined> {
+    if (this.#ready !== undefined) return this.#ready;
+    const started = poolFor(this.#threads, this.#lent).then((p) => {
       if (p.pool !== undefined) this.#pool = p.pool;
       return p;
     });
-    this.#ready = this.#started.then(async (p) => {
+    this.#started = started;
+    this.#ready = started.then(async (p) => {
       if (p.pool === undefined) return undefined;
       await warmChunkThreads(p.pool);
       return p.pool;
     });
-    this.#started.catch((err: unknown) => {
+    started.catch((err: unknown) => {
       this.#failed = true;
       this.#error = err;
     });
     this.#ready.catch(() => undefined);
+    return this.#ready;
   }
 
   ready(): WorkerPool | undefined {
+    void this.#start();
     if (this.#failed) throw this.#error;
     return this.#pool !== undefined && chunkThreadsReady(this.#pool) ? this.#pool : undefined;
   }
 
   /** The pool once a thread has loaded the chunk condenser (undefined: no threads); rejects as the start failed. */
   whenReady(): Promise<WorkerPool | undefined> {
-    return this.#ready;
+    return this.#start();
   }
 
   /** Closes a pool of the run's own; one that failed to start has nothing to close (ready() reports it). */
   async close(): Promise<void> {
-    const started = await this.#started.catch(() => undefined);
+    const started = await this.#started?.catch(() => undefined);
     await started?.close();
   }
 }

@@ -54,6 +54,8 @@ export interface NativeLibrary {
   logTokenLevels: (words: number, buf: Uint8Array, len: number, start: number, end: number, out: number) => number;
   /** wisp_log_chunk(words, buf, len, screen, lines, flags, column, maxLineBytes, arena, arenaWords): see src/log/chunk/native-chunk.ts. */
   logChunk: (words: number, buf: Uint8Array, len: number, screen: Uint8Array, lines: number, flags: number, column: number, maxLineBytes: number, arena: number, arenaWords: number) => number;
+  /** wisp_log_chunk_lane(scanBlock, words, buf, len, screen, screenCap, native, flags, column, maxLineBytes, arena, arenaWords), every pointer an address: called async. */
+  logChunkLane: KoffiFunction;
 }
 
 /** From dist/src/native/ or src/native/, the repository's native/build/. */
@@ -135,6 +137,9 @@ export function nativeLibrary(): NativeLibrary {
     logChunk: lib.func(
       'int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const uint8_t *screen, int32_t lines, int32_t flags, int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words)',
     ) as NativeLibrary['logChunk'],
+    logChunkLane: lib.func(
+      'int32_t wisp_log_chunk_lane(intptr_t scan_block, intptr_t words, intptr_t buf, int32_t len, intptr_t screen, int32_t screen_cap, int32_t native, int32_t flags, int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words)',
+    ),
   };
   return loaded;
 }

@@ -399,6 +399,16 @@ export class Scanner {
     this.#address = addressOf(this.#block);
   }
 
+  /**
+   * A copy of the block, for a native scan that runs beside this thread's (on another
+   * thread): its stamps its own, read and written only by that scan. Passed by address
+   * (addressOf); the array keeps the memory alive.
+   */
+  blockCopy(): Int32Array {
+    const whole = this.#block.buffer.slice(0);
+    return new Int32Array(whole, 0, this.#block.length);
+  }
+
   /** Whether any rule may change `bytes[start, end)`. Allocates nothing. */
   any(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
     return this.#scan(bytes, start, end, 0) === 1;

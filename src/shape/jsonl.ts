@@ -8,7 +8,8 @@ import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { poolFor } from '../pipeline/worker-pool.js';
 import type { Fill } from './byte-source.js';
 import { shapeChunkOn, type ChunkTask } from './chunk-task.js';
-import { LineSlots, lineTasks } from './line-slots.js';
+import { lineTasks } from './line-slots.js';
+import { Slots } from '../split/slots.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { mergeInto } from './merge.js';
 import { newNode, type ShapeNode } from './node.js';
@@ -115,7 +116,7 @@ export async function shapeLineChunks(
   threads: number,
 ): Promise<LinesOutcome> {
   const merger = new LinesMerger();
-  const slots = new LineSlots(chunkBytes);
+  const slots = new Slots(chunkBytes);
   const iterator = lineTasks(fill, slots);
   const first = await iterator.next();
   if (first.done) return merger.finish();

@@ -13,41 +13,16 @@
  */
 import type { Fill } from './byte-source.js';
 import type { ChunkTask } from './chunk-task.js';
+import type { Slots } from '../split/slots.js';
 
 const LF = 0x0a;
-
-/** Slots of one size, handed out and taken back. */
-export class LineSlots {
-  readonly #free: SharedArrayBuffer[] = [];
-  readonly slotBytes: number;
-  /** Slots made so far (oversized buffers for long lines not counted). */
-  made = 0;
-
-  constructor(slotBytes: number) {
-    this.slotBytes = slotBytes;
-  }
-
-  /** A free slot, or a new one; a buffer of its own for more than slotBytes. */
-  acquire(bytes = this.slotBytes): SharedArrayBuffer {
-    if (bytes > this.slotBytes) return new SharedArrayBuffer(bytes);
-    const free = this.#free.pop();
-    if (free !== undefined) return free;
-    this.made++;
-    return new SharedArrayBuffer(this.slotBytes);
-  }
-
-  /** Called once the chunk in `buffer` has been shaped and its result taken. */
-  release(buffer: SharedArrayBuffer): void {
-    if (buffer.byteLength === this.slotBytes) this.#free.push(buffer);
-  }
-}
 
 /**
  * Chunks of whole lines read with `fill` into slots, with the
  * index of each chunk's first line. The caller releases each chunk's slot once done with
  * it; a slot not released is simply not used again.
  */
-export async function* lineTasks(fill: Fill, slots: LineSlots): AsyncGenerator<ChunkTask> {
+export async function* lineTasks(fill: Fill, slots: Slots): AsyncGenerator<ChunkTask> {
   let firstLine = 0;
   /** The unfinished line at the end of the last chunk's slot. */
   let carry: Buffer | undefined;

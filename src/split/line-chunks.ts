@@ -1,95 +1,103 @@
 /**
- * Turns a stream of byte buffers into chunks of whole lines of about `chunkBytes`, each in
- * an ArrayBuffer of its own so it can be transferred to a worker without a copy.
+ * Turns a stream of byte buffers into chunks of whole lines of about `chunkBytes`. Bytes
+ * are copied as they come into the chunk being filled: a source may reuse its buffers
+ * (a file is read into one buffer, again and again), and with `slots` every chunk is a
+ * slot (split/slots.ts), read in place by a worker and used again once its result is
+ * taken. Without slots, each chunk is an ArrayBuffer of its own, to be transferred.
  *
- * A line that grows past `maxLineBytes` without a newline is cut there and the rest of it
- * skipped, so memory stays bounded whatever the input. Cut lines are exactly
- * `maxLineBytes` long; the worker counts every line of that length or more as cut, which
- * makes the count the same whether a long line arrived whole in one chunk or not.
+ * A chunk ends at the first newline at or after its `chunkBytes`th byte. A line that
+ * grows past `maxLineBytes` without a newline, across a source's buffers, is cut there and
+ * the rest of it skipped, so memory stays bounded whatever the input. Cut lines are
+ * exactly `maxLineBytes` long; the worker counts every line of that length or more as
+ * cut, which makes the count the same whether a long line arrived whole in one buffer or not.
  */
+import type { Slots } from './slots.js';
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 export const MAX_LINE_BYTES = 64 * 1024;
 
 const NEWLINE = 10;
+const NEWLINE_BYTE = Buffer.from([NEWLINE]);
 
 export interface LineChunkOptions {
   chunkBytes?: number;
   maxLineBytes?: number;
+  /** Chunks are filled in these (each released by whoever takes the chunk's result); a chunk larger than a slot gets a buffer of its own. */
+  slots?: Slots;
 }
+
+/** The slot size that holds a chunk of `chunkBytes` and the line it ends with, most of the time. */
+export const slotBytesFor = (chunkBytes: number, maxLineBytes = MAX_LINE_BYTES): number => chunkBytes + maxLineBytes;
 
 export async function* lineChunks(source: AsyncIterable<Buffer>, options: LineChunkOptions = {}): AsyncGenerator<Buffer> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  /** Whole lines waiting to be emitted. */
-  let parts: Buffer[] = [];
-  let size = 0;
-  /** The current line, not yet ended. */
-  let carry: Buffer[] = [];
-  let carryLen = 0;
+  const slots = options.slots;
+  const fresh = (bytes: number): Buffer =>
+    slots !== undefined && bytes <= slots.slotBytes ? Buffer.from(slots.acquire()) : Buffer.allocUnsafeSlow(Math.max(bytes, chunkBytes + 1));
+  /** The chunk being filled: whole lines, then the start of the current line at lineStart. */
+  let out = fresh(slots?.slotBytes ?? chunkBytes + 1);
+  let filled = 0;
+  let lineStart = 0;
   let skipping = false;
 
-  const take = (b: Buffer): void => {
-    if (b.length === 0) return;
-    parts.push(b);
-    size += b.length;
-  };
-  const emit = (): Buffer => {
-    const out = Buffer.allocUnsafeSlow(size);
-    let o = 0;
-    for (const p of parts) {
-      p.copy(out, o);
-      o += p.length;
+  const append = (b: Buffer, from: number, to: number): void => {
+    const n = to - from;
+    if (n <= 0) return;
+    if (filled + n > out.length) {
+      // A chunk past its buffer (long lines): a buffer of its own, twice as large.
+      const larger = Buffer.allocUnsafeSlow(Math.max(2 * out.length, filled + n));
+      out.copy(larger, 0, 0, filled);
+      slots?.release(out.buffer);
+      out = larger;
     }
-    parts = [];
-    size = 0;
-    return out;
+    b.copy(out, filled, from, to);
+    filled += n;
+  };
+  /** The chunk filled so far (whole lines); the buffer is filled anew. Without slots, a copy of its own size, to be transferred whole. */
+  const emit = (): Buffer => {
+    let chunk: Buffer;
+    if (slots === undefined) {
+      chunk = Buffer.allocUnsafeSlow(filled);
+      out.copy(chunk, 0, 0, filled);
+    } else {
+      chunk = out.subarray(0, filled);
+      out = fresh(slots.slotBytes);
+    }
+    filled = 0;
+    lineStart = 0;
+    return chunk;
   };
 
-  for await (const buf of source) {
-    let b = buf;
+  for await (const b of source) {
+    let pos = 0;
     if (skipping) {
       const nl = b.indexOf(NEWLINE);
       if (nl < 0) continue;
-      b = b.subarray(nl + 1);
+      pos = nl + 1;
       skipping = false;
     }
-    let pos = 0;
     for (;;) {
-      // The first newline at or after the point where the pending chunk reaches chunkBytes.
-      const want = Math.max(pos, pos + chunkBytes - size - carryLen - 1);
+      // The first newline at or after the point where the chunk reaches chunkBytes.
+      const want = Math.max(pos, pos + chunkBytes - filled - 1);
       const nl = want < b.length ? b.indexOf(NEWLINE, want) : -1;
       if (nl < 0) break;
-      for (const c of carry) take(c);
-      carry = [];
-      carryLen = 0;
-      take(b.subarray(pos, nl + 1));
+      append(b, pos, nl + 1);
       pos = nl + 1;
       yield emit();
     }
-    // Whole lines short of a full chunk: keep them, and the unfinished line after them.
+    // Whole lines short of a full chunk, and the unfinished line after them.
     const last = b.lastIndexOf(NEWLINE);
-    if (last >= pos) {
-      for (const c of carry) take(c);
-      carry = [];
-      carryLen = 0;
-      take(b.subarray(pos, last + 1));
-      pos = last + 1;
-    }
-    if (pos < b.length) {
-      carry.push(b.subarray(pos));
-      carryLen += b.length - pos;
-      if (carryLen >= maxLineBytes) {
-        const line = Buffer.concat(carry, carryLen).subarray(0, maxLineBytes);
-        carry = [];
-        carryLen = 0;
-        take(line);
-        take(Buffer.from([NEWLINE]));
-        skipping = true;
-        if (size >= chunkBytes) yield emit();
-      }
+    if (last >= pos) lineStart = filled + last + 1 - pos;
+    append(b, pos, b.length);
+    if (filled - lineStart >= maxLineBytes) {
+      filled = lineStart + maxLineBytes;
+      append(NEWLINE_BYTE, 0, 1);
+      lineStart = filled;
+      skipping = true;
+      if (filled >= chunkBytes) yield emit();
     }
   }
-  for (const c of carry) take(c);
-  if (size > 0) yield emit();
+  if (filled > 0) yield emit();
+  else if (slots !== undefined) slots.release(out.buffer);
 }

@@ -1,16 +1,11 @@
-/**
- * `wisp log`: reads the arguments and, for inputs big enough for threads, starts the
- * threads before the pipeline's modules are loaded (log-run.ts), so that both load at once.
- */
+/** `wisp log`: reads the arguments; log-run.ts runs the pipeline. */
 import { WispError } from '../../core/errors.js';
 import { plural } from '../../core/text.js';
 import { expandPaths } from '../../input/expand-paths.js';
 import { journalSource } from '../../input/journal.js';
-import { expectedBytes, fileSource, streamSource, type LogSource } from '../../input/sources.js';
-import { warmChunkThreads } from '../../log/chunk/threads.js';
+import { fileSource, streamSource, type LogSource } from '../../input/sources.js';
 import type { CondenseResult } from '../../log/model/result.js';
 import type { CondenseLogOptions } from '../../log/options.js';
-import { threadsForReading, WorkerPool } from '../../pipeline/worker-pool.js';
 import { parseByteCount, parseInteger, parseCommandLine } from '../args.js';
 import type { CommandRunner } from '../io.js';
 
@@ -82,24 +77,7 @@ export const runLog: CommandRunner = async (args, io) => {
     assignments: values.assignments,
     baseline,
   };
-  const sources = paths.map(sourceOf);
-  const pool = await threadsStartedEarly(sources, options);
-  try {
-    const { runLogOnPaths } = await import('./log-run.js');
-    return await runLogOnPaths(paths, sourceOf, flags, pool === undefined ? options : { ...options, pool }, withHidden, io);
-  } finally {
-    await pool?.close();
-  }
+  // Threads, where a run needs them, start with its first chunk that the native lanes do not read (log/index.ts).
+  const { runLogOnPaths } = await import('./log-run.js');
+  return runLogOnPaths(paths, sourceOf, flags, options, withHidden, io);
 };
-
-/**
- * The threads the run will use (the rule condenseLog applies, pipeline/worker-pool.ts),
- * started and loading the chunk condenser now; undefined where the run uses none.
- */
-async function threadsStartedEarly(sources: LogSource[], options: CondenseLogOptions): Promise<WorkerPool | undefined> {
-  const threads = threadsForReading(options.workers ?? 'auto', await expectedBytes(sources), options.maxBytes, undefined);
-  if (threads === 0) return undefined;
-  const pool = await WorkerPool.start(threads);
-  void warmChunkThreads(pool);
-  return pool;
-}

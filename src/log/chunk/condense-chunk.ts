@@ -405,7 +405,18 @@ export interface CondenseChunkOptions {
  * same partial in a worker or in the main thread.
  */
 export function condenseChunk(buf: Buffer, info: FormatInfo, options: CondenseChunkOptions = {}): LogPartial {
-  const onRecord = options.onRecord;
+  // Every line screened for secrets in one native call, before any is read.
+  const screen = screenLines(buf, 0, buf.length);
+  // Where a record hook sees every record, or the format's records are read otherwise, every line is read here.
+  const native = options.onRecord === undefined && options.nativePass !== false && nativePassApplies(info) ? nativePass(buf, info, screen, MAX_LINE_BYTES) : undefined;
+  return condenseScreened(buf, info, screen, native, options.onRecord);
+}
+
+/**
+ * condenseChunk once the chunk's lines are screened (`screen`: one byte a line, 1 where it
+ * may hold a secret) and its native pass, if any, has run: the lines it left are read here.
+ */
+export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Array, native: NativeChunk | undefined, onRecord?: RecordHook): LogPartial {
   const reader = new RecordReader(info);
   const groups = new GroupTable(info);
   const rec = new OpenRecord();
@@ -441,8 +452,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, options: CondenseCh
     beforeShown = shown;
   };
   const length = buf.length;
-  // Every line screened for secrets in one native call, before any is read.
-  const mayHoldSecret = screenLines(buf, 0, length);
+  const mayHoldSecret = screen;
 
   /** Reads `count` lines from byte `from` (a chunk ends with a newline unless it holds the input's last line). */
   const readLines = (from: number, count: number): void => {
@@ -487,8 +497,6 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, options: CondenseCh
     }
   };
 
-  // Where a record hook sees every record, or the format's records are read otherwise, every line is read here.
-  const native = onRecord === undefined && options.nativePass !== false && nativePassApplies(info) ? nativePass(buf, info, mayHoldSecret, MAX_LINE_BYTES) : undefined;
   if (native === undefined) {
     readLines(0, Number.POSITIVE_INFINITY);
     finish();

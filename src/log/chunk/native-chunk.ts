@@ -7,6 +7,7 @@
  */
 import { WispError } from '../../core/errors.js';
 import { addressOf, nativeLibrary } from '../../native/library.js';
+import { RULE_SET } from '../../redact/rule-set.js';
 import type { FormatInfo } from '../model/format.js';
 import { headerFlags, levelWordsAddress } from '../parse/header-native.js';
 import type { Severity } from '../model/severity.js';
@@ -47,7 +48,7 @@ export function nativePassApplies(info: FormatInfo): boolean {
   return info.format === 'timestamped' && info.leadingTabFields === 0 && info.namePrefix !== true && info.levelOnNextLine !== true && info.messageOnNextLine !== true;
 }
 
-/** What the native pass read of one chunk: views into this thread's arena, valid until the next pass. */
+/** What the native pass read of one chunk: views into an arena, good until the arena's next pass. */
 export interface NativeChunk {
   lines: number;
   records: number;
@@ -60,24 +61,21 @@ export interface NativeChunk {
   groupsAt: number;
 }
 
-let arena = new Int32Array(new ArrayBuffer(4 * FIRST_ARENA_WORDS));
-let arenaAddress = addressOf(arena);
+/** Memory a native pass writes its result to, grown when a chunk asks for more. */
+class Arena {
+  w = new Int32Array(new ArrayBuffer(4 * FIRST_ARENA_WORDS));
+  address = addressOf(this.w);
 
-/** The native pass over `buf` (its lines screened: `screen`, one byte a line). */
-export function nativePass(buf: Buffer, info: FormatInfo, screen: Uint8Array, maxLineBytes: number): NativeChunk {
-  const lib = nativeLibrary();
-  const { flags, column } = headerFlags(info);
-  for (;;) {
-    const lines = lib.logChunk(levelWordsAddress(), buf, buf.length, screen, screen.length, flags, column, maxLineBytes, arenaAddress, arena.length);
-    if (lines === OUT_OF_MEMORY) {
-      const needed = arena[CHUNK_HEAD.wordsNeeded]!;
-      if (!(needed > arena.length)) throw new WispError('WISP_INTERNAL', 'the native chunk pass asked for no more memory than it had');
-      arena = new Int32Array(new ArrayBuffer(4 * needed));
-      arenaAddress = addressOf(arena);
-      continue;
-    }
-    if (lines < 0) throw new WispError('WISP_INTERNAL', `the native chunk pass refused a ${buf.length}-byte chunk of ${screen.length} lines`);
-    const w = arena;
+  /** After a pass that ran out of room: room for what it asked for. */
+  grow(): void {
+    const needed = this.w[CHUNK_HEAD.wordsNeeded]!;
+    if (!(needed > this.w.length)) throw new WispError('WISP_INTERNAL', 'the native chunk pass asked for no more memory than it had');
+    this.w = new Int32Array(new ArrayBuffer(4 * needed));
+    this.address = addressOf(this.w);
+  }
+
+  result(lines: number): NativeChunk {
+    const w = this.w;
     return {
       lines,
       records: w[CHUNK_HEAD.records]!,
@@ -89,6 +87,115 @@ export function nativePass(buf: Buffer, info: FormatInfo, screen: Uint8Array, ma
       groupsAt: w[CHUNK_HEAD.groupsAt]!,
     };
   }
+}
+
+/** This thread's arena for passes run in it. */
+const arena = new Arena();
+
+/** The native pass over `buf` (its lines screened: `screen`, one byte a line), in this thread. */
+export function nativePass(buf: Buffer, info: FormatInfo, screen: Uint8Array, maxLineBytes: number): NativeChunk {
+  return passInto(arena, buf, info, screen, maxLineBytes);
+}
+
+function passInto(into: Arena, buf: Buffer, info: FormatInfo, screen: Uint8Array, maxLineBytes: number): NativeChunk {
+  const lib = nativeLibrary();
+  const { flags, column } = headerFlags(info);
+  for (;;) {
+    const lines = lib.logChunk(levelWordsAddress(), buf, buf.length, screen, screen.length, flags, column, maxLineBytes, into.address, into.w.length);
+    if (lines === OUT_OF_MEMORY) {
+      into.grow();
+      continue;
+    }
+    if (lines < 0) throw new WispError('WISP_INTERNAL', `the native chunk pass refused a ${buf.length}-byte chunk of ${screen.length} lines`);
+    return into.result(lines);
+  }
+}
+
+/** A chunk's screen and, where its format allows, its native pass, run beside the calling thread: what condenseScreened reads. */
+export interface LaneResult {
+  screen: Uint8Array;
+  native: NativeChunk | undefined;
+  /** Gives the lane back: its screen and arena are then another chunk's. */
+  release(): void;
+}
+
+/** One lane: a redaction block of its own (its stamps), a screen and an arena. */
+interface Lane {
+  block: Int32Array;
+  blockAddress: number;
+  screen: Uint8Array;
+  arena: Arena;
+}
+
+/**
+ * Lanes on which a chunk's native work (the redaction screen, the native pass) runs on a
+ * thread of libuv's pool, beside the calling thread, which reads the chunk's other lines
+ * meanwhile: at most `count` at once, the rest waiting in turn. No thread has to start or
+ * load code for it, as a worker thread does.
+ */
+export class NativeLanes {
+  readonly #free: Lane[] = [];
+  readonly #waiting: ((lane: Lane) => void)[] = [];
+
+  constructor(count: number) {
+    for (let k = 0; k < count; k++) {
+      const block = RULE_SET.scanner.blockCopy();
+      this.#free.push({ block, blockAddress: addressOf(block), screen: new Uint8Array(0), arena: new Arena() });
+    }
+  }
+
+  /** Screens `buf` (and runs the native pass where `info` allows) on a lane. */
+  async run(buf: Buffer, info: FormatInfo, maxLineBytes: number): Promise<LaneResult> {
+    const lane = this.#free.pop() ?? (await new Promise<Lane>((resolve) => this.#waiting.push(resolve)));
+    try {
+      // A chunk of n bytes holds at most n lines; chunks differ a little in size, so room is made for more.
+      if (lane.screen.length < buf.length) lane.screen = new Uint8Array(new ArrayBuffer(Math.max(buf.length + (buf.length >> 3), 2 * lane.screen.length)));
+      const native = nativePassApplies(info);
+      const { flags, column } = headerFlags(info);
+      const lib = nativeLibrary();
+      // A chunk's buffer is a slot or a Buffer's own memory, never a typed array on V8's heap: its address holds.
+      let lines: number = await new Promise((resolve, reject) => {
+        lib.logChunkLane.async(lane.blockAddress, levelWordsAddress(), addressOf(buf), buf.length, addressOf(lane.screen), lane.screen.length, native ? 1 : 0, flags, column, maxLineBytes, lane.arena.address, lane.arena.w.length, (err: unknown, n: number) => (err ? reject(err) : resolve(n)));
+      });
+      const screen = lane.screen.subarray(0, Math.max(lines, 0));
+      // Out of room: the screen is done; the pass runs again here with more.
+      if (lines === OUT_OF_MEMORY) {
+        lines = countLines(buf);
+        return this.#result(lane, lane.screen.subarray(0, lines), passInto(lane.arena, buf, info, lane.screen.subarray(0, lines), maxLineBytes));
+      }
+      if (lines < 0) throw new WispError('WISP_INTERNAL', `the native chunk lane refused a ${buf.length}-byte chunk`);
+      return this.#result(lane, screen, native ? lane.arena.result(lines) : undefined);
+    } catch (err) {
+      this.#give(lane);
+      throw err;
+    }
+  }
+
+  #result(lane: Lane, screen: Uint8Array, native: NativeChunk | undefined): LaneResult {
+    let given = false;
+    return {
+      screen,
+      native,
+      release: () => {
+        if (given) return;
+        given = true;
+        this.#give(lane);
+      },
+    };
+  }
+
+  #give(lane: Lane): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next(lane);
+    else this.#free.push(lane);
+  }
+}
+
+/** Lines in a chunk as its readers split it: newlines, and one more for a last line without one. */
+function countLines(buf: Buffer): number {
+  let lines = 0;
+  for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++;
+  return buf.length > 0 && buf[buf.length - 1] !== 10 ? lines + 1 : lines;
 }
 
 /** Segment k's word `field` (SEGMENT). */

@@ -39,7 +39,8 @@ export async function readCrashReport(
     if (size > MAX_CRASH_BYTES) {
       throw new WispError('WISP_INPUT_TOO_LARGE', `${name} starts like a crash report but is over ${MAX_CRASH_BYTES / (1024 * 1024)} MB`);
     }
-    parts.push(b);
+    // A copy: the source may use its buffer again for the next read.
+    parts.push(Buffer.from(b));
   }
   const all = Buffer.concat(parts);
   tap?.(all);

@@ -11,6 +11,7 @@ import { looksLikeCrashReport } from '../../crash/index.js';
 import { peek, type LogSource, type OpenedSource } from '../../input/sources.js';
 import type { ProgressMeter } from '../../pipeline/progress.js';
 import { lineChunks } from '../../split/line-chunks.js';
+import type { Slots } from '../../split/slots.js';
 import type { FormatInfo } from '../model/format.js';
 import type { CrashInput, InputRead } from '../model/result.js';
 import { headText, readCrashReport } from './crash-input.js';
@@ -37,6 +38,8 @@ export interface ReadOptions {
   skipBad: boolean;
   /** Among several inputs, crash reports are read as such, each into this list; undefined: read as logs. */
   crashes: CrashInput[] | undefined;
+  /** Chunks are filled in these (line-chunks.ts); whoever takes a chunk's result releases its slot. */
+  slots?: Slots;
 }
 
 /** What the reading found out, filled in as the items are read. */
@@ -92,7 +95,7 @@ export async function* readLogInputs(
         continue;
       }
       const converted = arrays.length > 0 && arrays[arrays.length - 1]!.name === name;
-      const chunks = lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes });
+      const chunks = lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(o.slots !== undefined ? { slots: o.slots } : {}) });
       for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), facts.records)) {
         if (o.signal?.aborted) throw cancelledError('condense_log');
         yield { kind: 'chunk', input: i, info, chunk };

@@ -67,8 +67,9 @@ export async function* recordChunks(
       const whole = carry[0]!;
       const at = lastRecordStart(reader, whole, wholeBefore, true);
       if (at > 0) {
+        // The rest is copied: the part that goes may be a slot, used again once its result is taken.
+        carry = [Buffer.from(whole.subarray(at))];
         yield { info, chunk: whole.subarray(0, at) };
-        carry = [whole.subarray(at)];
         carryBytes = whole.length - at;
       }
     }
@@ -76,8 +77,10 @@ export async function* recordChunks(
     const cut = lastRecordStart(reader, chunk, carryLast, carryBytes > 0);
     if (cut >= 0) {
       // Something comes before the cut (lastRecordStart sees to it): the records up to it go.
+      // The rest is copied where the part that goes shares its buffer (a slot, used again once its result is taken).
+      const rest = cut === 0 ? chunk : Buffer.from(chunk.subarray(cut));
       yield { info, chunk: flush(cut > 0 ? chunk.subarray(0, cut) : undefined) };
-      carry = [chunk.subarray(cut)];
+      carry = [rest];
       carryBytes = chunk.length - cut;
     } else {
       carry.push(chunk);
@@ -95,8 +98,9 @@ export async function* recordChunks(
         break;
       }
       stats.cutRecords++;
+      const rest = Buffer.from(all.subarray(nl + 1));
       yield { info, chunk: all.subarray(0, nl + 1) };
-      carry = [all.subarray(nl + 1)];
+      carry = [rest];
       carryBytes = all.length - nl - 1;
     }
   }
