@@ -25,16 +25,12 @@ export interface IdSpan {
 /** The first id after `key` in bytes [s, e) of buf; out.start is -1 when there is none. */
 export function findId(buf: Buffer, s: number, e: number, key: Buffer, out: IdSpan): IdSpan {
   out.start = -1;
-  const last = e - key.length;
-  const k0 = key[0]!;
-  for (let at = s; at <= last; at++) {
-    if (buf[at] !== k0) continue;
-    let k = 1;
-    while (k < key.length && buf[at + k] === key[k]) k++;
-    if (k < key.length) continue;
+  // The key is looked for natively, in the line's bytes alone (most lines hold none).
+  const line = buf.subarray(s, e);
+  for (let at = line.indexOf(key); at >= 0; at = line.indexOf(key, at + 1)) {
     // The key must start a word: `trace`, not `backtrace`.
-    if (at > s && isAlnum(buf[at - 1]!)) continue;
-    if (valueAfterKey(buf, at + key.length, e, out)) return out;
+    if (at > 0 && isAlnum(line[at - 1]!)) continue;
+    if (valueAfterKey(buf, s + at + key.length, e, out)) return out;
   }
   return out;
 }
