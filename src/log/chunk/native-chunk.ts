@@ -115,14 +115,12 @@ function passInto(into: Arena, buf: Buffer, info: FormatInfo, screen: Uint8Array
 export interface LaneResult {
   screen: Uint8Array;
   native: NativeChunk | undefined;
-  /** Gives the lane back: its screen and arena are then another chunk's. */
+  /** Gives the output back: its screen and arena are then another chunk's. */
   release(): void;
 }
 
-/** One lane: a redaction block of its own (its stamps), a screen and an arena. */
-interface Lane {
-  block: Int32Array;
-  blockAddress: number;
+/** What a chunk's native work writes: its screen and its arena, the chunk's until its other lines are read. */
+interface Output {
   screen: Uint8Array;
   arena: Arena;
 }
@@ -130,64 +128,62 @@ interface Lane {
 /**
  * Lanes on which a chunk's native work (the redaction screen, the native pass) runs on a
  * thread of libuv's pool, beside the calling thread, which reads the chunk's other lines
- * meanwhile: at most `count` at once, the rest waiting in turn. No thread has to start or
- * load code for it, as a worker thread does.
+ * meanwhile: at most `count` calls at once, each with a redaction block of its own (its
+ * stamps), the rest waiting in turn. A lane is free again as soon as its call returns;
+ * the call's output (screen and arena) stays the chunk's until released. No thread has to
+ * start or load code for it, as a worker thread does.
  */
 export class NativeLanes {
-  readonly #free: Lane[] = [];
-  readonly #waiting: ((lane: Lane) => void)[] = [];
+  readonly #blocks: { block: Int32Array; address: number }[] = [];
+  readonly #waiting: (() => void)[] = [];
+  readonly #outputs: Output[] = [];
 
   constructor(count: number) {
     for (let k = 0; k < count; k++) {
       const block = RULE_SET.scanner.blockCopy();
-      this.#free.push({ block, blockAddress: addressOf(block), screen: new Uint8Array(0), arena: new Arena() });
+      this.#blocks.push({ block, address: addressOf(block) });
     }
   }
 
   /** Screens `buf` (and runs the native pass where `info` allows) on a lane. */
   async run(buf: Buffer, info: FormatInfo, maxLineBytes: number): Promise<LaneResult> {
-    const lane = this.#free.pop() ?? (await new Promise<Lane>((resolve) => this.#waiting.push(resolve)));
+    while (this.#blocks.length === 0) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    const lane = this.#blocks.pop()!;
+    const out = this.#outputs.pop() ?? { screen: new Uint8Array(0), arena: new Arena() };
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.#outputs.push(out);
+    };
     try {
       // A chunk of n bytes holds at most n lines; chunks differ a little in size, so room is made for more.
-      if (lane.screen.length < buf.length) lane.screen = new Uint8Array(new ArrayBuffer(Math.max(buf.length + (buf.length >> 3), 2 * lane.screen.length)));
+      if (out.screen.length < buf.length) out.screen = new Uint8Array(new ArrayBuffer(Math.max(buf.length + (buf.length >> 3), 2 * out.screen.length)));
       const native = nativePassApplies(info);
       const { flags, column } = headerFlags(info);
       const lib = nativeLibrary();
-      // A chunk's buffer is a slot or a Buffer's own memory, never a typed array on V8's heap: its address holds.
-      let lines: number = await new Promise((resolve, reject) => {
-        lib.logChunkLane.async(lane.blockAddress, levelWordsAddress(), addressOf(buf), buf.length, addressOf(lane.screen), lane.screen.length, native ? 1 : 0, flags, column, maxLineBytes, lane.arena.address, lane.arena.w.length, (err: unknown, n: number) => (err ? reject(err) : resolve(n)));
-      });
-      const screen = lane.screen.subarray(0, Math.max(lines, 0));
+      let lines: number;
+      try {
+        // A chunk's buffer is a slot or a Buffer's own memory, never a typed array on V8's heap: its address holds.
+        lines = await new Promise((resolve, reject) => {
+          lib.logChunkLane.async(lane.address, levelWordsAddress(), addressOf(buf), buf.length, addressOf(out.screen), out.screen.length, native ? 1 : 0, flags, column, maxLineBytes, out.arena.address, out.arena.w.length, (err: unknown, n: number) => (err ? reject(err) : resolve(n)));
+        });
+      } finally {
+        this.#blocks.push(lane);
+        this.#waiting.shift()?.();
+      }
       // Out of room: the screen is done; the pass runs again here with more.
       if (lines === OUT_OF_MEMORY) {
         lines = countLines(buf);
-        return this.#result(lane, lane.screen.subarray(0, lines), passInto(lane.arena, buf, info, lane.screen.subarray(0, lines), maxLineBytes));
+        const screen = out.screen.subarray(0, lines);
+        return { screen, native: passInto(out.arena, buf, info, screen, maxLineBytes), release };
       }
       if (lines < 0) throw new WispError('WISP_INTERNAL', `the native chunk lane refused a ${buf.length}-byte chunk`);
-      return this.#result(lane, screen, native ? lane.arena.result(lines) : undefined);
+      return { screen: out.screen.subarray(0, lines), native: native ? out.arena.result(lines) : undefined, release };
     } catch (err) {
-      this.#give(lane);
+      release();
       throw err;
     }
-  }
-
-  #result(lane: Lane, screen: Uint8Array, native: NativeChunk | undefined): LaneResult {
-    let given = false;
-    return {
-      screen,
-      native,
-      release: () => {
-        if (given) return;
-        given = true;
-        this.#give(lane);
-      },
-    };
-  }
-
-  #give(lane: Lane): void {
-    const next = this.#waiting.shift();
-    if (next !== undefined) next(lane);
-    else this.#free.push(lane);
   }
 }
 
