@@ -17,6 +17,7 @@
  * automaton says it could hold. Nothing reads outside [start, end).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "../include/wisp.h"
 
@@ -764,8 +765,8 @@ int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf, int32_t len
   if (!tables_of(block, &t) || start < 0 || end < start || end > len || (buf == 0 && len > 0) || (out == 0 && out_len > 0)) return -WISP_ERR_ARGUMENT;
   int32_t lines = 0;
   for (int32_t s = start; s < end;) {
-    int32_t nl = s;
-    while (nl < end && buf[nl] != '\n') nl++;
+    const uint8_t *found = memchr(buf + s, '\n', (size_t)(end - s));
+    int32_t nl = found == 0 ? end : (int32_t)(found - buf);
     int32_t e = nl;
     if (e > s && buf[e - 1] == '\r') e--;
     if (lines >= out_len) return -WISP_ERR_ARGUMENT;
