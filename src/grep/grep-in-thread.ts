@@ -1,8 +1,9 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { WispError } from '../core/errors.js';
+import { packageFile } from '../paths.js';
 import { grepFile, type GrepQuery, type GrepResult } from './grep-file.js';
 
-const WORKER = new URL('../../workers/grep-raw.js', import.meta.url);
+const WORKER = packageFile('dist/workers/grep-raw.js');
 
 /** Greps in a fresh thread, terminated when the time runs out or the caller aborts. */
 export function grepInThread(file: string, query: GrepQuery, timeoutMs: number, signal?: AbortSignal): Promise<GrepResult> {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { address, load, struct, array, type TypeObject } from 'koffi';
 import { WispError } from '../core/errors.js';
+import { packageFile } from '../paths.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
@@ -58,12 +59,9 @@ export interface NativeLibrary {
   logChunkLane: KoffiFunction;
 }
 
-/** From dist/src/native/ or src/native/, the repository's native/build/. */
+/** The package's native/build/ library. */
 export function libraryPath(): string {
-  const file = process.platform === 'darwin' ? 'libwisp.dylib' : 'libwisp.so';
-  const fromDist = fileURLToPath(new URL(`../../../native/build/${file}`, import.meta.url));
-  const fromSrc = fileURLToPath(new URL(`../../native/build/${file}`, import.meta.url));
-  return existsSync(fromDist) || !existsSync(fromSrc) ? fromDist : fromSrc;
+  return fileURLToPath(packageFile(`native/build/${process.platform === 'darwin' ? 'libwisp.dylib' : 'libwisp.so'}`));
 }
 
 /**

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
+import { packageFile } from '../paths.js';
 
 type TypedArray = Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array;
 /** A set of tables: typed arrays and plain numbers, one level deep. */
@@ -32,9 +33,9 @@ interface IndexEntry {
 }
 
 /** dist/src/redact/built-tables.js -> dist/redaction-tables.bin */
-export const TABLES_FILE = new URL('../../redaction-tables.bin', import.meta.url);
+export const TABLES_FILE = packageFile('dist/redaction-tables.bin');
 /** The builders' compiled code: a change to either makes every stored key stale. */
-const BUILDERS = [new URL('./scan.js', import.meta.url), new URL('./run-events.js', import.meta.url)];
+const BUILDERS = [packageFile('dist/src/redact/scan.js'), packageFile('dist/src/redact/run-events.js')];
 
 /** Every set this thread holds, with where it came from: for the build step that writes the file, and the test. */
 const held = new Map<string, { key: string; tables: Tables; source: 'file' | 'built' }>();

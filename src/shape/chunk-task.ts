@@ -6,6 +6,7 @@
 import type { WarmUp, WorkerPool } from '../pipeline/worker-pool.js';
 import { shapeLines, type LinesShape } from './lines.js';
 import { dropWalkCaches } from './node.js';
+import { packageFile } from '../paths.js';
 
 export interface ChunkTask {
   /**
@@ -19,7 +20,7 @@ export interface ChunkTask {
 }
 
 /** dist/src/shape/chunk-task.js -> dist/workers/shape.cjs */
-export const SHAPE_WORKER = new URL('../../workers/shape.cjs', import.meta.url);
+export const SHAPE_WORKER = packageFile('dist/workers/shape.cjs');
 
 export function shapeChunk(task: ChunkTask): LinesShape {
   const shape = shapeLines(Buffer.from(task.buffer, 0, task.length), task.firstLine);

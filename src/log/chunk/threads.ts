@@ -3,9 +3,10 @@
  * caller can start threads loading it before loading the pipeline's own modules.
  */
 import type { WorkerPool } from '../../pipeline/worker-pool.js';
+import { packageFile } from '../../paths.js';
 
 /** dist/src/log/chunk/threads.js -> dist/workers/condense-log.cjs */
-export const CONDENSE_LOG_WORKER = new URL('../../../workers/condense-log.cjs', import.meta.url);
+export const CONDENSE_LOG_WORKER = packageFile('dist/workers/condense-log.cjs');
 
 /** Has the pool's threads load the chunk condenser now, while the caller reads; resolves once one has. */
 export function warmChunkThreads(pool: WorkerPool): Promise<void> {
