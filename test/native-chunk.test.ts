@@ -11,7 +11,7 @@ import { nativePass, nativePassApplies } from '../src/log/chunk/native-chunk.js'
 import { detectFormat } from '../src/log/read/detect.js';
 import { screenLines } from '../src/redact/screen.js';
 import { MAX_LINE_BYTES } from '../src/split/line-chunks.js';
-import { mixedLog } from '../fixtures/logs.js';
+import { logShowCompact, logShowDefault, mixedLog } from '../fixtures/logs.js';
 
 /** The partial both ways: with the native pass, and with every line read in JavaScript. */
 function bothWays(text: string): { native: ReturnType<typeof condenseChunk>; here: ReturnType<typeof condenseChunk>; records: number; segments: number } {
@@ -93,6 +93,14 @@ test('...on the generated service log, whose errors carry frames', (t) => {
   t.deepEqual(r.native, r.here);
 });
 
+test("...on log show's default and compact styles, their frames and multi-line messages among the rows", (t) => {
+  for (const text of [logShowDefault(3000, 5), logShowCompact(3000, 6)]) {
+    const r = bothWays(text);
+    t.true(r.records > 1000, `rows read natively (${r.records})`);
+    t.deepEqual(r.native, r.here);
+  }
+});
+
 test('a placeholder whose values pass what a tally keeps, between records read both ways, keeps none', (t) => {
   const lines: string[] = [];
   for (let i = 0; i < 40; i++) {
@@ -113,6 +121,8 @@ test('the native pass reads only formats whose records it reads as JavaScript do
   t.false(nativePassApplies({ ...info, leadingTabFields: 2 }));
   t.false(nativePassApplies({ ...info, levelOnNextLine: true }));
   t.false(nativePassApplies({ ...info, format: 'json' }));
+  t.true(nativePassApplies({ ...info, format: 'logshow', strict: true, hasTtl: true }), "log show's rows are headers the native pass reads");
+  t.true(nativePassApplies({ ...info, format: 'logshow-compact', strict: true }));
 });
 
 test('a secret on a line the native pass would read is left to JavaScript, and redacted there', (t) => {

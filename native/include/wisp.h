@@ -275,15 +275,18 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
  * most the bytes a header is read from). Positions in and out are offsets from start.
  *
  * The level words come in a block the caller builds from its one list of them (severity.ts):
- * WISP_LEVEL_WORDS_HEAD bytes ([0] WISP_LEVEL_WORDS_LAYOUT, [1] the number of words, from
- * WISP_LEVEL_WORDS_SYSLOG the severity of each syslog priority 0..7), then a
- * WISP_LEVEL_WORD_BYTES entry per word: its length, its severity, its letters in lower
- * case. Severities are 0 (critical) to 5 (debug); -1 is none.
+ * WISP_LEVEL_WORDS_HEAD bytes ([0] WISP_LEVEL_WORDS_LAYOUT, [1] the number of words, [2] the
+ * number of log show's message types, from WISP_LEVEL_WORDS_SYSLOG the severity of each
+ * syslog priority 0..7), then a WISP_LEVEL_WORD_BYTES entry per word (its length, its
+ * severity, its letters in lower case), then one per message type (its letters as log show
+ * writes them). Severities are 0 (critical) to 5 (debug); -1 is none.
  *
  * wisp_log_header reads a timestamped line's header (after content_start, a BOM's length,
  * and fields_end, past fields that precede it: gh run view's job and step, a compose
  * service's name): 1 with out[WISP_HEADER_*] set, 0 when the line has none, a negated
- * error. flags: WISP_HEADER_FLAG_*; column: the level column's token index.
+ * error. flags: WISP_HEADER_FLAG_*; column: the level column's token index. With
+ * WISP_HEADER_FLAG_LOGSHOW (and _TTL) or _COMPACT, the header is a row of `log show`'s
+ * default or compact style instead, its message type the level.
  * wisp_log_plain_level: the level a line without the input's header declares from `from`
  * (its <PRI> or glog letter, the level column where the input has no timestamps, a level
  * word), -1 for none, WISP_LEVEL_BAD_ARGUMENT for a bad argument.
@@ -302,6 +305,9 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
 #define WISP_HEADER_FLAG_TIMESTAMPED 1
 #define WISP_HEADER_FLAG_COLUMN 2
 #define WISP_HEADER_FLAG_COLUMN_LETTERS 4
+#define WISP_HEADER_FLAG_LOGSHOW 8
+#define WISP_HEADER_FLAG_LOGSHOW_TTL 16
+#define WISP_HEADER_FLAG_COMPACT 32
 enum { WISP_HEADER_TIME_START = 0, WISP_HEADER_TIME_END, WISP_HEADER_MESSAGE, WISP_HEADER_LEVEL, WISP_HEADER_OUT };
 WISP_EXPORT int32_t wisp_log_header(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start,
                                     int32_t fields_end, int32_t flags, int32_t column, intptr_t out);

@@ -9,6 +9,7 @@
  * line's first bytes, one char a byte).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "log_header.h"
 
@@ -336,8 +337,11 @@ int32_t wisp_stamp_from(const uint8_t *p, int32_t n, int32_t pos) {
 /* ---------- level words ---------- */
 
 level_words wisp_level_words_of(const uint8_t *block) {
-  level_words w = {.block = block, .count = 0};
-  if (block != 0 && block[0] == WISP_LEVEL_WORDS_LAYOUT) w.count = block[1];
+  level_words w = {.block = block, .count = 0, .types = 0};
+  if (block != 0 && block[0] == WISP_LEVEL_WORDS_LAYOUT) {
+    w.count = block[1];
+    w.types = block[2];
+  }
   return w;
 }
 
@@ -568,7 +572,96 @@ static int32_t report_level(const level_words *w, const uint8_t *p, int32_t n, i
   return word_level(w, p, a, b, 0, 0);
 }
 
+/* ---------- log show's rows ---------- */
+
+/* A regular expression's \s, as a line's first bytes read one char a byte: blanks and NBSP. */
+static inline int is_space(int c) { return c == ' ' || (c >= 9 && c <= 13) || c == 0xa0; }
+
+static int32_t spaces(const uint8_t *p, int32_t n, int32_t i) {
+  while (is_space(at(p, n, i))) i++;
+  return i;
+}
+
+/* `0x` and lower-case hex digits at i: past them, or -1. */
+static int32_t hex_number(const uint8_t *p, int32_t n, int32_t i) {
+  if (at(p, n, i) != '0' || at(p, n, i + 1) != 'x') return -1;
+  int32_t j = i + 2;
+  for (int c = at(p, n, j); (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); c = at(p, n, ++j)) {
+  }
+  return j > i + 2 ? j : -1;
+}
+
+/* The severity of log show's message type p[a, b) as written (`Default`, `Fault`), from the block's types; Info for another. */
+static int32_t message_type(const level_words *w, const uint8_t *p, int32_t a, int32_t b) {
+  for (int32_t k = 0; k < w->types; k++) {
+    const uint8_t *e = w->block + WISP_LEVEL_WORDS_HEAD + (w->count + k) * WISP_LEVEL_WORD_BYTES;
+    if (e[0] == b - a && memcmp(e + 2, p + a, (size_t)(b - a)) == 0) return e[1];
+  }
+  return 4;
+}
+
+/*
+ * A row of log show's default style: `2025-12-11 12:00:00.039000+0100 0xf49b6  Info  0xf77263
+ * 574  2  apsd: ...`: its time, thread, type, activity, pid and, with its TTL column, TTL.
+ */
+static int logshow_row(const level_words *w, const uint8_t *p, int32_t n, int ttl, int32_t *out) {
+  if (!digits_are(p, n, 0, 4) || at(p, n, 4) != '-' || !digits_are(p, n, 5, 2) || at(p, n, 7) != '-' || !digits_are(p, n, 8, 2) || at(p, n, 10) != ' ' ||
+      !digits_are(p, n, 11, 2) || at(p, n, 13) != ':' || !digits_are(p, n, 14, 2) || at(p, n, 16) != ':' || !digits_are(p, n, 17, 2) || at(p, n, 19) != '.')
+    return 0;
+  int32_t i = 20 + digits(p, n, 20, n);
+  if (i == 20 || (at(p, n, i) != '+' && at(p, n, i) != '-') || !digits_are(p, n, i + 1, 4)) return 0;
+  int32_t time_end = i + 5;
+  i = spaces(p, n, time_end);
+  if (i == time_end || (i = hex_number(p, n, i)) < 0) return 0;
+  int32_t type = spaces(p, n, i);
+  if (type == i) return 0;
+  int32_t type_end = type;
+  while (is_letter(at(p, n, type_end))) type_end++;
+  if (type_end == type) return 0;
+  i = spaces(p, n, type_end);
+  if (i == type_end || (i = hex_number(p, n, i)) < 0) return 0;
+  int32_t pid = spaces(p, n, i);
+  if (pid == i) return 0;
+  i = pid + digits(p, n, pid, n);
+  int32_t msg = spaces(p, n, i);
+  if (i == pid || msg == i) return 0;
+  if (ttl) {
+    int32_t d = msg + digits(p, n, msg, n);
+    int32_t after = spaces(p, n, d);
+    if (d > msg && after > d) msg = after;
+  }
+  out[WISP_HEADER_TIME_START] = 0;
+  out[WISP_HEADER_TIME_END] = time_end;
+  out[WISP_HEADER_MESSAGE] = msg;
+  out[WISP_HEADER_LEVEL] = message_type(w, p, type, type_end);
+  return 1;
+}
+
+/* A row of log show's compact style: `2025-12-11 12:00:00.039 Df apsd[574:f49b6] ...`, its type's two letters. */
+static int compact_row(const uint8_t *p, int32_t n, int32_t *out) {
+  if (!digits_are(p, n, 0, 4) || at(p, n, 4) != '-' || !digits_are(p, n, 5, 2) || at(p, n, 7) != '-' || !digits_are(p, n, 8, 2) || at(p, n, 10) != ' ' ||
+      !digits_are(p, n, 11, 2) || at(p, n, 13) != ':' || !digits_are(p, n, 14, 2) || at(p, n, 16) != ':' || !digits_are(p, n, 17, 2) || at(p, n, 19) != '.' ||
+      !digits_are(p, n, 20, 3) || at(p, n, 23) != ' ')
+    return 0;
+  int c1 = at(p, n, 24), c2 = at(p, n, 25);
+  if (!is_upper(c1) || !(is_lower(c2) || c2 == ' ') || at(p, n, 26) != ' ') return 0;
+  static const struct {
+    char code[3];
+    int32_t level;
+  } types[] = {{"Df", 3}, {"I ", 4}, {"Db", 5}, {"E ", 1}, {"F ", 0}, {"A ", 4}, {"Sd", 4}};
+  int32_t level = 4;
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+    if (types[k].code[0] == c1 && types[k].code[1] == c2) level = types[k].level;
+  out[WISP_HEADER_TIME_START] = 0;
+  out[WISP_HEADER_TIME_END] = 23;
+  out[WISP_HEADER_MESSAGE] = 27;
+  out[WISP_HEADER_LEVEL] = level;
+  return 1;
+}
+
 int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, int32_t *out) {
+  if (flags & WISP_HEADER_FLAG_LOGSHOW) return logshow_row(w, p, n, (flags & WISP_HEADER_FLAG_LOGSHOW_TTL) != 0, out);
+  if (flags & WISP_HEADER_FLAG_COMPACT) return compact_row(p, n, out);
   int32_t i = fields_end;
   int32_t declared = pri_or_glog(w, p, n, i);
   if (declared != WISP_LEVEL_NONE) {

@@ -19,7 +19,8 @@
  */
 typedef struct level_words {
   const uint8_t *block;
-  int32_t count;
+  /* Level words, then log show's message types (`Default`, `Fault`: matched as written). */
+  int32_t count, types;
 } level_words;
 
 /* The block's words, or count 0 when the block is not one this file can read. */

@@ -121,20 +121,21 @@ export function streamSource(name: string, stream: NodeJS.ReadableStream): LogSo
   };
 }
 
-/** The first `bytes` of a stream, and the whole stream again, head included. */
+/** The first `bytes` of a stream (or all of a shorter one), and the whole stream again, head included. */
 export async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{ head: Buffer; all: AsyncIterable<Buffer> }> {
   const iterator = src[Symbol.asyncIterator]();
   const taken: Buffer[] = [];
   let size = 0;
   let done = false;
   while (size < bytes) {
+    // The source may use its buffer again for its next read: a buffer taken before is copied first.
+    if (taken.length > 0) taken[taken.length - 1] = Buffer.from(taken[taken.length - 1]!);
     const next = await iterator.next();
     if (next.done) {
       done = true;
       break;
     }
-    // A copy: the source may use its buffer again for the next read.
-    taken.push(Buffer.from(next.value));
+    taken.push(next.value);
     size += next.value.length;
   }
   async function* all(): AsyncGenerator<Buffer> {
@@ -146,9 +147,8 @@ export async function peek(src: AsyncIterable<Buffer>, bytes: number): Promise<{
       yield next.value;
     }
   }
-  return { head: Buffer.concat(taken), all: all() };
+  return { head: Buffer.concat(taken, Math.min(size, bytes)), all: all() };
 }
-
 
 /** Text given inline (the MCP `text` source, tests). */
 export function textSource(name: string, text: string | Buffer): LogSource {

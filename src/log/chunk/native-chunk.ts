@@ -45,6 +45,7 @@ const FIRST_ARENA_WORDS = 1 << 20;
 
 /** Whether the native pass reads this format's records as condense-chunk.ts does. */
 export function nativePassApplies(info: FormatInfo): boolean {
+  if (info.format === 'logshow' || info.format === 'logshow-compact') return true;
   return info.format === 'timestamped' && info.leadingTabFields === 0 && info.namePrefix !== true && info.levelOnNextLine !== true && info.messageOnNextLine !== true;
 }
 

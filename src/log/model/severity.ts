@@ -76,6 +76,17 @@ const LEVEL_WORDS: Record<string, Severity> = {
   finest: Severity.Debug,
 };
 
+/** log show's message types (its `Type` column, ndjson's `messageType`), as it writes them: Default is its ordinary level. */
+export const LOGSHOW_TYPES: Readonly<Record<string, Severity>> = {
+  Default: Severity.Notice,
+  Info: Severity.Info,
+  Debug: Severity.Debug,
+  Error: Severity.Error,
+  Fault: Severity.Critical,
+  Activity: Severity.Info,
+  Signpost: Severity.Info,
+};
+
 /** Every level word fromLevelWord knows, in lower case. */
 export const LEVEL_NAMES: readonly string[] = Object.keys(LEVEL_WORDS);
 

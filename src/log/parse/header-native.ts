@@ -1,7 +1,7 @@
 /**
  * A log line's header through the native library (native/src/log_header.c, the one
- * implementation of the timestamp forms, the level column and a declared level): where
- * its timestamp and message are and the level it declares, read from its first bytes.
+ * implementation of the timestamp forms, the level column, a declared level and log show's
+ * rows): where its timestamp and message are and the level it declares, read from its first bytes.
  * log_chunk.c reads the same headers from a whole chunk with the same code.
  *
  * The level words come from severity.ts (the one list of them), laid out once per thread
@@ -10,7 +10,7 @@
 import { WispError } from '../../core/errors.js';
 import { addressOf, nativeLibrary, type NativeLibrary } from '../../native/library.js';
 import type { FormatInfo } from '../model/format.js';
-import { fromLevelWord, fromSyslogPriority, LEVEL_NAMES, type Severity } from '../model/severity.js';
+import { fromLevelWord, fromSyslogPriority, LEVEL_NAMES, LOGSHOW_TYPES, type Severity } from '../model/severity.js';
 
 /** The block's layout, as native/include/wisp.h gives it (WISP_LEVEL_WORDS_*, WISP_LEVEL_WORD_BYTES). */
 export const LEVEL_WORDS_LAYOUT = { layout: 1, head: 16, syslog: 8, wordBytes: 16 } as const;
@@ -18,7 +18,7 @@ const { layout: LAYOUT, head: HEAD, syslog: SYSLOG, wordBytes: WORD_BYTES } = LE
 /** Tokens whose levels tokenLevels reads (WISP_LEVEL_TOKENS). */
 export const LEVEL_TOKENS = 12;
 /** WISP_HEADER_FLAG_*. */
-export const HEADER_FLAG = { timestamped: 1, column: 2, columnLetters: 4 } as const;
+export const HEADER_FLAG = { timestamped: 1, column: 2, columnLetters: 4, logshow: 8, logshowTtl: 16, compact: 32 } as const;
 /** The header reader's output (WISP_HEADER_*): where the time starts and ends, where the message starts, the level. */
 export const HEADER_OUT = { timeStart: 0, timeEnd: 1, message: 2, level: 3, words: 4 } as const;
 const NONE = -1;
@@ -26,18 +26,22 @@ const NONE = -1;
 export const LEVEL_BAD_ARGUMENT = -100;
 
 function buildLevelWords(): Uint8Array {
+  const types = Object.entries(LOGSHOW_TYPES);
   // Over an ArrayBuffer of its own, so that its address stays put (addressOf).
-  const block = new Uint8Array(new ArrayBuffer(HEAD + WORD_BYTES * LEVEL_NAMES.length));
+  const block = new Uint8Array(new ArrayBuffer(HEAD + WORD_BYTES * (LEVEL_NAMES.length + types.length)));
   block[0] = LAYOUT;
   block[1] = LEVEL_NAMES.length;
+  block[2] = types.length;
   for (let p = 0; p < 8; p++) block[SYSLOG + p] = fromSyslogPriority(p);
-  LEVEL_NAMES.forEach((word, k) => {
-    if (word.length > WORD_BYTES - 2 || !/^[a-z]+$/.test(word)) throw new WispError('WISP_INTERNAL', `level word '${word}' does not fit the native block`);
+  const entry = (k: number, word: string, severity: Severity): void => {
+    if (word.length > WORD_BYTES - 2 || !/^[A-Za-z]+$/.test(word)) throw new WispError('WISP_INTERNAL', `level word '${word}' does not fit the native block`);
     const at = HEAD + k * WORD_BYTES;
     block[at] = word.length;
-    block[at + 1] = fromLevelWord(word)!;
+    block[at + 1] = severity;
     for (let i = 0; i < word.length; i++) block[at + 2 + i] = word.charCodeAt(i);
-  });
+  };
+  LEVEL_NAMES.forEach((word, k) => entry(k, word, fromLevelWord(word)!));
+  types.forEach(([word, severity], k) => entry(LEVEL_NAMES.length + k, word, severity));
   return block;
 }
 
@@ -55,7 +59,8 @@ export function levelWordsAddress(): number {
 /** WISP_HEADER_FLAG_* for an input's format, and its level column's token (0 without one). */
 export function headerFlags(info: FormatInfo): { flags: number; column: number } {
   const col = info.levelColumn;
-  const flags = (info.timestamped ? HEADER_FLAG.timestamped : 0) | (col !== undefined ? HEADER_FLAG.column : 0) | (col?.letters ? HEADER_FLAG.columnLetters : 0);
+  const rows = info.format === 'logshow' ? HEADER_FLAG.logshow | (info.hasTtl ? HEADER_FLAG.logshowTtl : 0) : info.format === 'logshow-compact' ? HEADER_FLAG.compact : 0;
+  const flags = rows | (info.timestamped ? HEADER_FLAG.timestamped : 0) | (col !== undefined ? HEADER_FLAG.column : 0) | (col?.letters ? HEADER_FLAG.columnLetters : 0);
   return { flags, column: col?.token ?? 0 };
 }
 

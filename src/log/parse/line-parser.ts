@@ -1,5 +1,5 @@
 import type { FormatInfo } from '../model/format.js';
-import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, Severity } from '../model/severity.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LOGSHOW_TYPES, Severity } from '../model/severity.js';
 import { HeaderReader } from './header-native.js';
 import { latin1 } from './latin1.js';
 import { locatedLevel } from './line-shape.js';
@@ -14,30 +14,6 @@ export const PREFIX_BYTES = 160;
 
 /** How much of a message the word rules read when a line declares no level. */
 const WORDS_BYTES = 500;
-
-const LOGSHOW_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d{4})\s+(0x[0-9a-f]+)\s+([A-Za-z]+)\s+(0x[0-9a-f]+)\s+(\d+)\s+/;
-const LOGSHOW_TTL = /\d+\s+/y;
-const COMPACT_ROW = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ([A-Z][a-z ]|[A-Z][a-z]) /;
-
-const LOGSHOW_TYPES: Record<string, Severity> = {
-  Default: Severity.Notice,
-  Info: Severity.Info,
-  Debug: Severity.Debug,
-  Error: Severity.Error,
-  Fault: Severity.Critical,
-  Activity: Severity.Info,
-  Signpost: Severity.Info,
-};
-
-const COMPACT_TYPES: Record<string, Severity> = {
-  Df: Severity.Notice,
-  'I ': Severity.Info,
-  Db: Severity.Debug,
-  'E ': Severity.Error,
-  'F ': Severity.Critical,
-  'A ': Severity.Info,
-  Sd: Severity.Info,
-};
 
 /** log show's header, filter notice and footer: not log lines. */
 export function isLogShowFrame(line: string): boolean {
@@ -99,9 +75,8 @@ export class LineParser {
     this.#errorRecord = undefined;
     switch (this.#info.format) {
       case 'logshow':
-        return this.#logShow(buf, s, e, prefix);
       case 'logshow-compact':
-        return this.#compact(buf, s, e, prefix);
+        return this.#row(buf, s, e, prefix);
       case 'json':
       case 'logshow-json':
         return buf[s] === 123 /* { */ && this.#json(buf, s, e);
@@ -132,30 +107,16 @@ export class LineParser {
     this.scanner.begin(buf).add(s + contentStart, e);
   }
 
-  #logShow(buf: Buffer, s: number, e: number, prefix: string): boolean {
-    const m = LOGSHOW_ROW.exec(prefix);
-    if (m === null) return false;
-    let msg = m[0].length;
-    if (this.#info.hasTtl) {
-      LOGSHOW_TTL.lastIndex = msg;
-      if (LOGSHOW_TTL.test(prefix)) msg = LOGSHOW_TTL.lastIndex;
-    }
-    this.time = m[1]!;
-    this.severity = LOGSHOW_TYPES[m[3]!] ?? Severity.Info;
+  /** A row of log show's default or compact style: its time, its message type (the level), its message. */
+  #row(buf: Buffer, s: number, e: number, prefix: string): boolean {
+    const [pb, ps, pe] = this.#prefixBytes(buf, s, e, prefix);
+    const h = this.#header;
+    if (!h.read(pb, ps, pe, 0, 0)) return false;
+    this.time = prefix.slice(h.timeStart, h.timeEnd);
+    this.severity = h.level ?? Severity.Info;
     this.declared = true;
-    this.templateAt = msg;
-    this.scanner.begin(buf).add(s + msg, e);
-    return true;
-  }
-
-  #compact(buf: Buffer, s: number, e: number, prefix: string): boolean {
-    const m = COMPACT_ROW.exec(prefix);
-    if (m === null) return false;
-    this.time = m[1]!;
-    this.severity = COMPACT_TYPES[m[2]!] ?? Severity.Info;
-    this.declared = true;
-    this.templateAt = m[0].length;
-    this.scanner.begin(buf).add(s + m[0].length, e);
+    this.templateAt = h.message;
+    this.scanner.begin(buf).add(s + h.message, e);
     return true;
   }
 
@@ -196,7 +157,7 @@ export class LineParser {
     const message = typeof o.eventMessage === 'string' ? o.eventMessage : undefined;
     this.time = typeof o.timestamp === 'string' ? o.timestamp : '';
     this.declared = type !== undefined;
-    this.severity = type === undefined ? fromWords(message ?? '') : (LOGSHOW_TYPES[type] ?? Severity.Info);
+    this.severity = type === undefined ? fromWords(message ?? '') : Object.hasOwn(LOGSHOW_TYPES, type) ? LOGSHOW_TYPES[type]! : Severity.Info;
     if (message === undefined) {
       this.scanner.begin(buf).add(s, e);
       return true;
