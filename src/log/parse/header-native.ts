@@ -127,17 +127,17 @@ const scratchAt = (): number => (scratchAddress ??= addressOf(scratch));
  */
 class LineBytes {
   readonly bytes: Buffer;
-  readonly #line: string;
+  readonly line: string;
   readonly #ascii: boolean;
 
   constructor(line: string) {
-    this.#line = line;
+    this.line = line;
     this.bytes = Buffer.from(line, 'utf8');
     this.#ascii = this.bytes.length === line.length;
   }
 
   byteAt(char: number): number {
-    return this.#ascii ? char : Buffer.byteLength(this.#line.slice(0, char), 'utf8');
+    return this.#ascii ? char : Buffer.byteLength(this.line.slice(0, char), 'utf8');
   }
 
   charAt(byte: number): number {
@@ -145,9 +145,13 @@ class LineBytes {
   }
 }
 
+/** The last line made bytes: detection asks several things of each head line in turn. */
+let last: LineBytes | undefined;
+const bytesOf = (line: string): LineBytes => (last?.line === line ? last : (last = new LineBytes(line)));
+
 /** Whether a timestamp starts at char `pos` of `line` (optionally in `[...]`): its span in `out`. */
 export function matchTimestampAt(line: string, pos: number, out: TimestampMatch): boolean {
-  const l = new LineBytes(line);
+  const l = bytesOf(line);
   const found = nativeLibrary().logTimestamp(l.bytes, l.bytes.length, 0, l.bytes.length, l.byteAt(pos), scratchAt());
   if (found < 0) throw new WispError('WISP_INTERNAL', 'the timestamp reader refused a line');
   if (found === 0) return false;
@@ -162,7 +166,7 @@ export function matchTimestampAt(line: string, pos: number, out: TimestampMatch)
  * Erlang/OTP's report kind.
  */
 export function stampFrom(line: string, pos: number): number {
-  const l = new LineBytes(line);
+  const l = bytesOf(line);
   const at = nativeLibrary().logStampFrom(l.bytes, l.bytes.length, 0, l.bytes.length, l.byteAt(pos));
   if (at < 0) throw new WispError('WISP_INTERNAL', 'the timestamp reader refused a line');
   return l.charAt(at);
@@ -174,7 +178,7 @@ export function stampFrom(line: string, pos: number): number {
  * logcat's V D I W E F A), undefined for none; returns how many tokens the line has (at most LEVEL_TOKENS).
  */
 export function tokenLevels(line: string, words: (Severity | undefined)[], letters: (string | undefined)[]): number {
-  const l = new LineBytes(line);
+  const l = bytesOf(line);
   const n = nativeLibrary().logTokenLevels(levelWordsAddress(), l.bytes, l.bytes.length, 0, l.bytes.length, scratchAt());
   if (n < 0) throw new WispError('WISP_INTERNAL', 'the level reader refused a line');
   for (let k = 0; k < n; k++) {
