@@ -40,8 +40,8 @@ function buildLevelWords(): Uint8Array {
     block[at + 1] = severity;
     for (let i = 0; i < word.length; i++) block[at + 2 + i] = word.charCodeAt(i);
   };
-  LEVEL_NAMES.forEach((word, k) => entry(k, word, fromLevelWord(word)!));
-  types.forEach(([word, severity], k) => entry(LEVEL_NAMES.length + k, word, severity));
+  for (const [k, word] of LEVEL_NAMES.entries()) entry(k, word, fromLevelWord(word)!);
+  for (const [k, [word, severity]] of types.entries()) entry(LEVEL_NAMES.length + k, word, severity);
   return block;
 }
 
