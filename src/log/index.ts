@@ -31,7 +31,7 @@ import { readFacts, readLogInputs, type LogItem } from './read/log-inputs.js';
 import { RawLines } from './read/raw-lines.js';
 import { MAX_RECORD_BYTES } from './read/record-chunks.js';
 import { slotBytesFor } from '../split/line-chunks.js';
-import { Slots } from '../split/slots.js';
+import { sharedSlots } from '../split/slots.js';
 
 /** Chunks in flight per thread: enough to keep every thread busy while the oldest is merged. */
 const IN_FLIGHT_PER_THREAD = 4;
@@ -116,7 +116,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   const facts = readFacts(sources);
   const crashes: CrashInput[] | undefined = sources.length > 1 || !opts.crashReports ? [] : undefined;
   // Chunks are read into slots a thread reads in place; each is used again once its partial is taken.
-  const slots = new Slots(slotBytesFor(opts.chunkBytes));
+  const slots = sharedSlots(slotBytesFor(opts.chunkBytes));
   let items: AsyncIterable<LogItem> = readLogInputs(sources, first, facts, new ProgressMeter(opts.onProgress, knownTotal, sources.length), {
     chunkBytes: opts.chunkBytes,
     slots,

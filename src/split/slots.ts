@@ -31,3 +31,19 @@ export class Slots {
     if (buffer instanceof SharedArrayBuffer && buffer.byteLength === this.slotBytes) this.#free.push(buffer);
   }
 }
+
+/** This thread's slots, by size: a run's slots serve the next run too (a server condenses many logs). */
+const shared = new Map<number, Slots>();
+
+/**
+ * The slots of `slotBytes` this thread shares between runs. What stays held is what the
+ * busiest run had in flight at once (a few chunks' worth), not what runs have read.
+ */
+export function sharedSlots(slotBytes: number): Slots {
+  let slots = shared.get(slotBytes);
+  if (slots === undefined) {
+    slots = new Slots(slotBytes);
+    shared.set(slotBytes, slots);
+  }
+  return slots;
+}

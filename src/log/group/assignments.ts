@@ -3,7 +3,7 @@ import { WispError } from '../../core/errors.js';
 import type { LogSource } from '../../input/sources.js';
 import { ProgressMeter } from '../../pipeline/progress.js';
 import { DEFAULT_CHUNK_BYTES, slotBytesFor } from '../../split/line-chunks.js';
-import { Slots } from '../../split/slots.js';
+import { sharedSlots } from '../../split/slots.js';
 import { condenseChunk } from '../chunk/condense-chunk.js';
 import type { LogState } from '../model/state.js';
 import { readFacts, readLogInputs } from '../read/log-inputs.js';
@@ -28,7 +28,7 @@ export async function* assignLines(sources: LogSource[], state: LogState, groupO
   const idOf = (key: string): string => String(ids.get(groupOf(key)) ?? 'overflow');
   const skipped = new Set(state.read.skippedInputs.map((s) => s.name));
   const read = sources.filter((s) => !skipped.has(s.name));
-  const slots = new Slots(slotBytesFor(DEFAULT_CHUNK_BYTES));
+  const slots = sharedSlots(slotBytesFor(DEFAULT_CHUNK_BYTES));
   const items = readLogInputs(read, undefined, readFacts(read), new ProgressMeter(undefined, undefined, read.length), {
     chunkBytes: DEFAULT_CHUNK_BYTES,
     slots,
