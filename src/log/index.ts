@@ -2,7 +2,8 @@
  * condense_log: the one pipeline that every front end's log tool runs.
  *
  *   input/ sources -> log/read (split/ into line chunks, format from the head, record chunks)
- *     -> pipeline/ dispatch (each chunk condensed by log/chunk in a thread, or here)
+ *     -> pipeline/ dispatch (each chunk condensed by log/chunk: its native work on lanes
+ *        beside this thread and its other lines here, or in a worker thread, or all here)
  *     -> log/merge (partials folded in input order) -> log/group (word variables)
  *     -> log/rank (severity, count, first line) -> a LogResult for log/render
  *

@@ -417,6 +417,7 @@ export function condenseChunk(buf: Buffer, info: FormatInfo, options: CondenseCh
  * may hold a secret) and its native pass, if any, has run: the lines it left are read here.
  */
 export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Array, native: NativeChunk | undefined, onRecord?: RecordHook): LogPartial {
+  if (native !== undefined && onRecord !== undefined) throw new WispError('WISP_INTERNAL', 'a record hook sees every record: none may be read natively');
   const reader = new RecordReader(info);
   const groups = new GroupTable(info);
   const rec = new OpenRecord();
@@ -452,7 +453,6 @@ export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Arr
     beforeShown = shown;
   };
   const length = buf.length;
-  const mayHoldSecret = screen;
 
   /** Reads `count` lines from byte `from` (a chunk ends with a newline unless it holds the input's last line). */
   const readLines = (from: number, count: number): void => {
@@ -467,7 +467,7 @@ export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Arr
       lineNo++;
       if (end - s >= MAX_LINE_BYTES) cut++;
 
-      const secret = mayHoldSecret[lineNo - 1] === 1;
+      const secret = screen[lineNo - 1] === 1;
       let cls = reader.read(buf, s, end, secret);
       if (cls === LineClass.Continue && s - rec.chunkS >= MAX_RECORD_BYTES) {
         // A record this long is cut, as recordChunks cuts one that spans chunks: the line

@@ -138,16 +138,20 @@ export class NativeLanes {
   readonly #blocks: { block: Int32Array; address: number }[] = [];
   readonly #waiting: (() => void)[] = [];
   readonly #outputs: Output[] = [];
+  /** Lanes not made yet: a lane's block is made when a chunk first needs one. */
+  #unmade: number;
 
   constructor(count: number) {
-    for (let k = 0; k < count; k++) {
-      const block = RULE_SET.scanner.blockCopy();
-      this.#blocks.push({ block, address: addressOf(block) });
-    }
+    this.#unmade = count;
   }
 
   /** Screens `buf` (and runs the native pass where `info` allows) on a lane. */
   async run(buf: Buffer, info: FormatInfo, maxLineBytes: number): Promise<LaneResult> {
+    if (this.#blocks.length === 0 && this.#unmade > 0) {
+      this.#unmade--;
+      const block = RULE_SET.scanner.blockCopy();
+      this.#blocks.push({ block, address: addressOf(block) });
+    }
     while (this.#blocks.length === 0) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     const lane = this.#blocks.pop()!;
     const out = this.#outputs.pop() ?? { screen: new Uint8Array(0), arena: new Arena() };
