@@ -66,6 +66,13 @@ static int32_t two_then(const uint8_t *p, int32_t n, int32_t i, const char *sepa
 
 static int is_month_like(const uint8_t *p, int32_t n, int32_t i) { return is_upper(at(p, n, i)) && is_lower(at(p, n, i + 1)) && is_lower(at(p, n, i + 2)); }
 
+/* `(?::\d{1,max})?`: past a colon and its digits, or i. */
+static int32_t colon_digits(const uint8_t *p, int32_t n, int32_t i, int32_t max) {
+  if (at(p, n, i) != ':') return i;
+  int32_t k = digits(p, n, i + 1, max);
+  return k > 0 ? i + 1 + k : i;
+}
+
 /* `(?:[.,]\d{1,9})?` (or `\.` alone with dot_only): past the fraction, or i. */
 static int32_t fraction(const uint8_t *p, int32_t n, int32_t i, int dot_only) {
   int c = at(p, n, i);
@@ -125,12 +132,7 @@ static int32_t iso_form(const uint8_t *p, int32_t n, int32_t i) {
   if (h < 0) return -1;
   int32_t m = digits(p, n, h + 1, 2);
   if (m == 0) return -1;
-  int32_t e = h + 1 + m;
-  if (at(p, n, e) == ':') {
-    int32_t s = digits(p, n, e + 1, 2);
-    if (s > 0) e += 1 + s;
-  }
-  return zone(p, n, fraction(p, n, e, 0));
+  return zone(p, n, fraction(p, n, colon_digits(p, n, h + 1 + m, 2), 0));
 }
 
 /* `[A-Z][a-z]{2} [ \d]?\d \d{1,2}:\d\d:\d\d(?:\.\d{1,9})?(?: \d{4})?` from i. */
@@ -222,12 +224,7 @@ static int32_t compact_form(const uint8_t *p, int32_t n, int32_t i) {
   if (m < 0) return -1;
   int32_t s = digits(p, n, m + 1, 2);
   if (s == 0) return -1;
-  int32_t e = m + 1 + s;
-  if (at(p, n, e) == ':') {
-    int32_t ms = digits(p, n, e + 1, 3);
-    if (ms > 0) e += 1 + ms;
-  }
-  return e;
+  return colon_digits(p, n, m + 1 + s, 3);
 }
 
 /* Two-digit-year dates: 17/06/09 20:10:40 (Spark), 03-17 16:13:38.811 (logcat: month-day) */
