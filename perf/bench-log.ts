@@ -12,6 +12,7 @@
  *   npm run bench -- --before /path/build  # also another build's CLI (a checkout with dist/ built)
  *   npm run bench -- --cli-only            # the whole-process case alone
  *   npm run bench -- --runs 9              # whole-process runs per build (median; default 3, log show 5)
+ *   npm run bench -- --json-lines          # also a 30 MB JSON-lines log of errors with request ids, as a CLI process
  *
  * With --before, the other build's CLI runs interleaved with this one's, run by run, on
  * the 60 MB log (with the default threads and with --workers 0) and on the log show file.
@@ -21,7 +22,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { logShowDefault, mixedLogLines } from '../fixtures/logs.js';
+import { jsonLinesLog, logShowDefault, mixedLogLines } from '../fixtures/logs.js';
 import { condenseLog } from '../src/log/index.js';
 import { fileSource } from '../src/input/sources.js';
 import { defaultThreadCount, WorkerPool } from '../src/pipeline/worker-pool.js';
@@ -34,6 +35,7 @@ const asJson = process.argv.includes('--json');
 const BIG_MB = quick ? 20 : 100;
 const CLI_MB = 60;
 const cliOnly = process.argv.includes('--cli-only');
+const jsonLines = process.argv.includes('--json-lines');
 const beforeAt = process.argv.indexOf('--before');
 const BEFORE_ROOT = beforeAt === -1 ? undefined : process.argv[beforeAt + 1];
 const runsAt = process.argv.indexOf('--runs');
@@ -139,6 +141,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   if (!cliOnly) await smallCases(rows);
   await wholeProcessCase(rows);
+  if (jsonLines) jsonLinesCase(rows);
   if (!cliOnly) await inProcessCases(rows);
   print(rows);
 }
@@ -213,6 +216,28 @@ async function wholeProcessCase(rows: Row[]): Promise<void> {
       { case: `  before: ${BEFORE_ROOT}, --workers 0`, ms: beforeMain, 'MB/s': midMb / (beforeMain / 1000), ratio: cliRegex / beforeMain },
     );
   }
+}
+
+/** 30 MB of pino and zap-like JSON lines, half of them errors with request ids, as a CLI process. */
+function jsonLinesCase(rows: Row[]): void {
+  const path = join(dir, 'json-lines.log');
+  const pieces: string[] = [];
+  let bytes = 0;
+  for (let seed = 1; bytes < 30 * 1024 * 1024; seed++) {
+    const piece = jsonLinesLog(20_000, seed);
+    pieces.push(piece);
+    bytes += piece.length;
+  }
+  writeFileSync(path, pieces.join(''));
+  const times: number[] = [];
+  const before: number[] = [];
+  for (let i = 0; i < rounds(3); i++) {
+    times.push(cliRun(path).ms);
+    if (BEFORE_ROOT !== undefined) before.push(cliRun(path, [], BEFORE_ROOT).ms);
+  }
+  const ms = median(times);
+  rows.push({ case: `JSON lines ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
+  if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
 }
 
 async function inProcessCases(rows: Row[]): Promise<void> {
