@@ -25,8 +25,9 @@ static inline int lower(int c) { return is_upper(c) ? c + 32 : c; }
 
 /* How many digits from i (up to max). */
 static int32_t digits(const uint8_t *p, int32_t n, int32_t i, int32_t max) {
-  int32_t k = 0;
-  while (k < max && is_digit(at(p, n, i + k))) k++;
+  if (i < 0) return 0;
+  int32_t stop = n - i < max ? n - i : max, k = 0;
+  while (k < stop && is_digit(p[i + k])) k++;
   return k;
 }
 
@@ -345,9 +346,10 @@ level_words wisp_level_words_of(const uint8_t *block) {
 /* The severity of the level word p[a, b) in any case, or WISP_LEVEL_NONE; `spelled`: whether it is written as the list has it, in capitals, or capitalised. */
 static int32_t word_level(const level_words *w, const uint8_t *p, int32_t a, int32_t b, int *spelled, int *capitals) {
   int32_t len = b - a;
+  int first = lower(p[a]);
   for (int32_t k = 0; k < w->count; k++) {
     const uint8_t *e = w->block + WISP_LEVEL_WORDS_HEAD + k * WISP_LEVEL_WORD_BYTES;
-    if (e[0] != len) continue;
+    if (e[0] != len || e[2] != first) continue;
     const uint8_t *word = e + 2;
     int32_t i = 0;
     while (i < len && lower(p[a + i]) == word[i]) i++;
@@ -396,7 +398,8 @@ static int32_t letter_level(int c, int with_assert) {
 }
 
 /* Between a header's tokens: blanks, and the bars some writers use instead (`...,745|DEBUG|scheduler|`). */
-static inline int is_separator(int c) { return c == ' ' || c == '\t' || c == '|'; }
+static const uint8_t SEPARATOR[256] = {['\t'] = 1, [' '] = 1, ['|'] = 1};
+static inline int is_separator(int c) { return SEPARATOR[c]; }
 
 /* The k-th token of p from `from`: 1 with it at [*a, *b). */
 static int nth_token(const uint8_t *p, int32_t n, int32_t from, int32_t k, int32_t *a, int32_t *b) {

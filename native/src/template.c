@@ -49,6 +49,8 @@ static uint8_t CLASS[256];
  * code inside a word is seen and dropped.
  */
 static uint8_t DELIMITER[256];
+/* A token's bytes in one read: 1 a delimiter (the token ends), 2 a digit (counted). */
+static uint8_t TOKEN_BYTE[256];
 /* Punctuation that can stand before a value without being part of it. */
 static uint8_t LEADING_PUNCT[256];
 /* Built when the library is loaded, before any thread can scan. */
@@ -59,6 +61,7 @@ __attribute__((constructor)) static void build_tables(void) {
   for (int c = 'a'; c <= 'z'; c++) CLASS[c] = c <= 'f' ? 2 : 3;
   for (int c = 'A'; c <= 'Z'; c++) CLASS[c] = c <= 'F' ? 2 : 3;
   for (size_t k = 0; k < sizeof delimiters; k++) DELIMITER[delimiters[k]] = 1;
+  for (int c = 0; c < 256; c++) TOKEN_BYTE[c] = DELIMITER[c] ? 1 : CLASS[c] == 1 ? 2 : 0;
   for (const char *p = "/*#@~!%&+\\$?"; *p; p++) LEADING_PUNCT[(uint8_t)*p] = 1;
 }
 
@@ -345,9 +348,9 @@ int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_
     int32_t j = i;
     int32_t digits = 0;
     for (; j < end; j++) {
-      uint8_t d = b[j];
-      if (DELIMITER[d]) break;
-      digits += CLASS[d] == 1;
+      uint8_t t = TOKEN_BYTE[b[j]];
+      if (t == 1) break;
+      digits += t >> 1;
     }
     /* A MAC address can be all letters; every other variable holds a digit. A redaction marker's kind is a word. */
     if ((digits > 0 || (j - i == 17 && is_mac(b, i))) && !is_redaction_marker(&s, i, j)) {
