@@ -16,7 +16,7 @@ import { dispatchInOrder } from '../pipeline/dispatch.js';
 import { ProgressMeter } from '../pipeline/progress.js';
 import { defaultThreadCount, poolFor, threadsForReading, type WorkerPool } from '../pipeline/worker-pool.js';
 import { condenseChunkOn, condenseChunkOnLanes } from './chunk/task.js';
-import { NativeLanes, nativePassApplies } from './chunk/native-chunk.js';
+import { nativeLanes, nativePassApplies } from './chunk/native-chunk.js';
 import { chunkThreadsReady, warmChunkThreads } from './chunk/threads.js';
 import { writeAssignments } from './group/assignments.js';
 import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
@@ -135,7 +135,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   // Where the native pass reads a format, a chunk's native work runs on lanes beside this
   // thread and its other lines are read here: no worker thread has to start for it. A
   // lent pool's threads are warm already: they take every chunk.
-  const lanes = threads > 0 && opts.pool === undefined ? new NativeLanes(threads) : undefined;
+  const lanes = threads > 0 && opts.pool === undefined ? nativeLanes(threads) : undefined;
   await dispatchInOrder<LogItem, LogPartial>(items, {
     start: (item) => {
       if (item.kind !== 'chunk') return undefined;

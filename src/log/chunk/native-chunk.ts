@@ -192,6 +192,19 @@ export class NativeLanes {
   }
 }
 
+/** This thread's lanes, by their number: a run's lanes (blocks, screens, arenas) serve the next run too. */
+const sharedLanes = new Map<number, NativeLanes>();
+
+/** The `count` lanes this thread shares between runs (a server or a library condenses many logs). */
+export function nativeLanes(count: number): NativeLanes {
+  let lanes = sharedLanes.get(count);
+  if (lanes === undefined) {
+    lanes = new NativeLanes(count);
+    sharedLanes.set(count, lanes);
+  }
+  return lanes;
+}
+
 /** Lines in a chunk as its readers split it: newlines, and one more for a last line without one. */
 function countLines(buf: Buffer): number {
   let lines = 0;
