@@ -34,10 +34,8 @@ import { MAX_RECORD_BYTES } from './read/record-chunks.js';
 import { slotBytesFor } from '../split/line-chunks.js';
 import { sharedSlots } from '../split/slots.js';
 
-/** Chunks in flight per thread: enough to keep every thread busy while the oldest is merged. */
+/** Chunks in flight per thread or native lane: enough to keep each busy while the oldest is merged (or read here, after its lane). */
 const IN_FLIGHT_PER_THREAD = 4;
-/** ...and per native lane, whose chunks are read here once the lane is done. */
-const IN_FLIGHT_PER_LANE = 2;
 
 /**
  * condense_log over one or more sources, read in order as one log (line numbers run on
@@ -150,8 +148,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
       merger.take(item, partial);
       if (item.kind === 'chunk') slots.release(item.chunk.buffer);
     },
-    // On lanes, a chunk in flight beyond one a lane and one waiting for it only holds a slot.
-    limit: threads === 0 ? 1 : threads * (lanes !== undefined ? IN_FLIGHT_PER_LANE : IN_FLIGHT_PER_THREAD),
+    limit: threads === 0 ? 1 : threads * IN_FLIGHT_PER_THREAD,
     signal: opts.signal,
     cancelled: () => cancelledError('condense_log'),
   });
