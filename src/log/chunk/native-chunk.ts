@@ -3,10 +3,11 @@
  * line each, grouped and tallied in C, and the segments of other lines left to
  * condense-chunk.ts. Only where every line of a record shape is read alike in C and here:
  * a timestamped log whose header is the line's first field (no gh run view fields, no
- * compose prefix) and whose record is one line (no level or message on the next line).
+ * compose prefix) and whose record is one line (no level or message on the next line),
+ * and log show's rows. Also the lanes that run it beside the calling thread (NativeLanes).
  */
 import { WispError } from '../../core/errors.js';
-import { addressOf, nativeLibrary } from '../../native/library.js';
+import { addressOf, nativeLibrary, Status } from '../../native/library.js';
 import { RULE_SET } from '../../redact/rule-set.js';
 import type { FormatInfo } from '../model/format.js';
 import { headerFlags, levelWordsAddress } from '../parse/header-native.js';
@@ -39,7 +40,8 @@ export const GROUP = {
 } as const;
 /** Words of a placeholder's tally: its count (-1: many), then per value start, end, records, first line. */
 export const TALLY_WORDS = 1 + 4 * MAX_VALUES;
-const OUT_OF_MEMORY = -6;
+/** WISP_ERR_MEMORY, negated: the arena was short. */
+const OUT_OF_MEMORY = -Status.Memory;
 /** Words the arena starts with: enough for a chunk of about 1 MiB of short lines. */
 const FIRST_ARENA_WORDS = 1 << 20;
 
