@@ -101,6 +101,23 @@ test("...on log show's default and compact styles, their frames and multi-line m
   }
 });
 
+test('an error finds its earlier record on its trace alike whether every id is read as it comes or only errors search back: at the window\'s edge too', (t) => {
+  // A request's first record, then hundreds of others, then its error: 499, 500 and 501 records later.
+  const lines: string[] = [];
+  const time = (i: number): string => `2024-01-02 03:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000`;
+  let i = 0;
+  for (const gap of [498, 499, 500, 20]) {
+    const id = `req-${1000 + gap}`;
+    lines.push(`${time(i++)} INFO start request_id=${id}`);
+    for (let k = 0; k < gap; k++) lines.push(`${time(i++)} DEBUG tick ${k} request_id=other-${k % 7}`);
+    lines.push(`${time(i++)} ERROR failed request_id=${id}`);
+  }
+  const r = bothWays(lines.join('\n'));
+  t.deepEqual(r.native, r.here);
+  const pairs = r.native.sequence!.pairs.filter(([, , sameTrace]) => sameTrace === 1);
+  t.is(pairs.reduce((n, p) => n + p[3], 0), 3, 'three errors within the window of their request\'s start, one past it');
+});
+
 test('a placeholder whose values pass what a tally keeps, between records read both ways, keeps none', (t) => {
   const lines: string[] = [];
   for (let i = 0; i < 40; i++) {

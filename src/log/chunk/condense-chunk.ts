@@ -427,7 +427,8 @@ export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Arr
   let cutRecords = 0;
   /** The key of the last record's group. */
   let last: string | undefined;
-  const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey));
+  // Where every line is read here, every record's id is read as it comes (SequenceRecorder).
+  const sequence = new SequenceRecorder(buf, info.traceKey === undefined ? undefined : Buffer.from(info.traceKey), native === undefined);
   const finish = (): void => {
     if (!rec.open) return;
     const g = groups.add(rec);
@@ -573,10 +574,25 @@ class SequenceRecorder {
   readonly #key: Buffer | undefined;
   readonly #span: IdSpan = { start: -1, end: -1 };
   readonly #other: IdSpan = { start: -1, end: -1 };
+  /**
+   * Where every record's own id is read as it comes (`eager`): its span per ring slot, and
+   * the latest record of each id's hash, so that an error's earlier record on its trace is
+   * one lookup, not a search back through the window's bytes (a log of errors with unique
+   * request ids searched the whole window for each).
+   */
+  readonly #eager: boolean;
+  readonly #idStarts = new Float64Array(RING_SIZE);
+  readonly #idEnds = new Float64Array(RING_SIZE);
+  readonly #latest = new Map<number, number>();
 
-  constructor(buf: Buffer, key: Buffer | undefined) {
+  /**
+   * `eager`: read every record's id (where every record is read here anyway, the cost is
+   * small beside it); else only an error's, and an error's earlier record is searched for.
+   */
+  constructor(buf: Buffer, key: Buffer | undefined, eager: boolean) {
     this.#buf = buf;
     this.#key = key;
+    this.#eager = eager && key !== undefined;
   }
 
   /** A record of group `key` at bytes [s, e) of the chunk, after one of group `previous`. */
@@ -586,10 +602,24 @@ class SequenceRecorder {
     this.#starts[slot] = s;
     this.#ends[slot] = e;
     this.#keys[slot] = key;
+    if (this.#eager) {
+      const own = findId(this.#buf, s, e, this.#key!, this.#span);
+      this.#idStarts[slot] = own.start;
+      this.#idEnds[slot] = own.end;
+      const hash = own.start >= 0 ? idHash(this.#buf, own) : 0;
+      if (severity <= Severity.Error) this.#traced(key, previous, index, own.start >= 0 ? own : undefined, hash);
+      if (hash !== 0) this.#latest.set(hash, index);
+      return;
+    }
     if (severity > Severity.Error) return;
     const span = this.#key === undefined ? undefined : findId(this.#buf, s, e, this.#key, this.#span);
-    if (span !== undefined && span.start >= 0) {
-      const before = this.#earlierOnTrace(index, span);
+    this.#traced(key, previous, index, span !== undefined && span.start >= 0 ? span : undefined, 0);
+  }
+
+  /** An error record at `index`, with its id where it has one (and, eagerly, that id's hash). */
+  #traced(key: string, previous: string | undefined, index: number, span: IdSpan | undefined, hash: number): void {
+    if (span !== undefined) {
+      const before = this.#eager ? this.#latestOnTrace(index, span, hash) : this.#earlierOnTrace(index, span);
       if (before !== undefined) {
         this.#pair(key, before, 1);
         return;
@@ -600,7 +630,22 @@ class SequenceRecorder {
       }
     }
     if (previous !== undefined) this.#pair(key, previous, 0);
-    else if (index === 0 && (span === undefined || span.start < 0)) this.#firstError = key;
+    else if (index === 0 && span === undefined) this.#firstError = key;
+  }
+
+  /**
+   * The group of the nearest earlier record in the window whose own id is the same, from
+   * the latest record of the id's hash (#earlierOnTrace where the hash is another id's).
+   */
+  #latestOnTrace(index: number, span: IdSpan, hash: number): string | undefined {
+    const r = this.#latest.get(hash);
+    if (r === undefined || r < index - TRACE_WINDOW) return undefined;
+    const slot = r & RING_MASK;
+    const a = this.#idStarts[slot]!;
+    const b = this.#idEnds[slot]!;
+    const buf = this.#buf;
+    if (b - a === span.end - span.start && buf.compare(buf, span.start, span.end, a, b) === 0) return this.#keys[slot];
+    return this.#earlierOnTrace(index, span);
   }
 
   /** The group of the nearest earlier record in the window whose id is the same: found by the id's bytes. */
