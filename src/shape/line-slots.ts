@@ -13,6 +13,7 @@
  */
 import type { Fill } from './byte-source.js';
 import type { ChunkTask } from './chunk-task.js';
+import { countLines } from '../split/line-chunks.js';
 import type { Slots } from '../split/slots.js';
 
 const LF = 0x0a;
@@ -72,11 +73,4 @@ export async function* lineTasks(fill: Fill, slots: Slots): AsyncGenerator<Chunk
     yield { buffer, length, firstLine };
     firstLine += lines;
   }
-}
-
-/** Lines that start in `bytes`: newlines, plus one for a last line without one. */
-function countLines(bytes: Buffer): number {
-  let lines = 0;
-  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) lines++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== LF ? lines + 1 : lines;
 }

@@ -29,6 +29,13 @@ export interface LineChunkOptions {
 /** The slot size that holds a chunk of `chunkBytes` and the line it ends with, most of the time. */
 export const slotBytesFor = (chunkBytes: number, maxLineBytes = MAX_LINE_BYTES): number => chunkBytes + maxLineBytes;
 
+/** Lines that start in `bytes` as a chunk's readers split it: newlines, plus one for a last line without one. */
+export function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE ? lines + 1 : lines;
+}
+
 export async function* lineChunks(source: AsyncIterable<Buffer>, options: LineChunkOptions = {}): AsyncGenerator<Buffer> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;

@@ -9,6 +9,7 @@
 import { WispError } from '../../core/errors.js';
 import { addressOf, nativeLibrary, Status } from '../../native/library.js';
 import { RULE_SET } from '../../redact/rule-set.js';
+import { countLines } from '../../split/line-chunks.js';
 import type { FormatInfo } from '../model/format.js';
 import { headerFlags, levelWordsAddress } from '../parse/header-native.js';
 import type { Severity } from '../model/severity.js';
@@ -205,13 +206,6 @@ export function nativeLanes(count: number): NativeLanes {
     sharedLanes.set(count, lanes);
   }
   return lanes;
-}
-
-/** Lines in a chunk as its readers split it: newlines, and one more for a last line without one. */
-function countLines(buf: Buffer): number {
-  let lines = 0;
-  for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++;
-  return buf.length > 0 && buf[buf.length - 1] !== 10 ? lines + 1 : lines;
 }
 
 /** Segment k's word `field` (SEGMENT). */
