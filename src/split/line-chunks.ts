@@ -40,10 +40,10 @@ export async function* lineChunks(source: AsyncIterable<Buffer>, options: LineCh
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const slots = options.slots;
-  const fresh = (bytes: number): Buffer =>
-    slots !== undefined && bytes <= slots.slotBytes ? Buffer.from(slots.acquire()) : Buffer.allocUnsafeSlow(Math.max(bytes, chunkBytes + 1));
+  /** A buffer to fill the next chunk in: a slot, or room for a chunk and the newline that ends it. */
+  const fresh = (): Buffer => (slots !== undefined ? Buffer.from(slots.acquire()) : Buffer.allocUnsafeSlow(chunkBytes + 1));
   /** The chunk being filled: whole lines, then the start of the current line at lineStart. */
-  let out = fresh(slots?.slotBytes ?? chunkBytes + 1);
+  let out = fresh();
   let filled = 0;
   let lineStart = 0;
   let skipping = false;
@@ -69,7 +69,7 @@ export async function* lineChunks(source: AsyncIterable<Buffer>, options: LineCh
       out.copy(chunk, 0, 0, filled);
     } else {
       chunk = out.subarray(0, filled);
-      out = fresh(slots.slotBytes);
+      out = fresh();
     }
     filled = 0;
     lineStart = 0;
