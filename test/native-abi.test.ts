@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ABI_VERSION, libraryPath, nativeLibrary, Status } from '../src/native/library.js';
 import { PORTS_PROCFS } from '../src/native/ports.js';
 import { CMDLINE_MAX_BYTES } from '../src/native/processes.js';
-import { MAX_TEMPLATE_BYTES, TEMPLATE_STATE } from '../src/log/parse/template.js';
+import { MAX_TEMPLATE_BYTES, TEMPLATE_SEED, TEMPLATE_STATE } from '../src/log/parse/template.js';
 import { CHAR_CLASS_NAMES, CONTEXT_CODES, SCAN_LAYOUT, SHAPES } from '../src/redact/scan.js';
 import { RunEvent } from '../src/redact/run-events.js';
 import { ROOT } from './helpers.js';
@@ -24,7 +24,7 @@ import { MAX_VALUES } from '../src/log/model/values.js';
 const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
 
 function define(name: string): number {
-  const m = new RegExp(`^#define ${name} (\\d+)`, 'm').exec(header);
+  const m = new RegExp(`^#define ${name} (0x[0-9a-fA-F]+|\\d+)`, 'm').exec(header);
   if (m === null) throw new Error(`wisp.h defines no ${name}`);
   return Number(m[1]);
 }
@@ -50,6 +50,7 @@ test('ABI version and shared constants match wisp.h, and the built library says 
   t.is(MAX_TEMPLATE_BYTES, define('WISP_TEMPLATE_BYTES'));
   t.is(TEMPLATE_STATE.segments, define('WISP_TEMPLATE_SEGMENTS'));
   for (const field of ['h1', 'h2', 'budget', 'cut', 'segs', 'head'] as const) t.is(TEMPLATE_STATE[field] as number, define(`WISP_TEMPLATE_${field.toUpperCase()}`), field);
+  for (const hash of ['h1', 'h2'] as const) t.is(TEMPLATE_SEED[hash] as number, define(`WISP_TEMPLATE_${hash.toUpperCase()}_SEED`), `${hash} seed`);
   t.notThrows(() => nativeLibrary(), 'the library loads only when its ABI version is this one');
 });
 

@@ -147,6 +147,9 @@ WISP_EXPORT void wisp_log_close(wisp_log *log);
 #define WISP_TEMPLATE_CUT 3
 #define WISP_TEMPLATE_SEGS 4
 #define WISP_TEMPLATE_HEAD 8
+/* Where a template's two hashes start, before its first add (template.ts begin(), log_chunk.c commit()). */
+#define WISP_TEMPLATE_H1_SEED 0x811c9dc5u
+#define WISP_TEMPLATE_H2_SEED 0x3c6ef372u
 WISP_EXPORT int32_t wisp_template_add(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t *state);
 
 /*

@@ -136,8 +136,8 @@ static void tally(const chunk *c, int32_t *t, int32_t from, int32_t to, int32_t 
 /* A candidate line as a record of its own: its template, its group, its values. */
 static void commit(chunk *c, const line *l) {
   int32_t *st = c->state;
-  st[WISP_TEMPLATE_H1] = (int32_t)0x811c9dc5u;
-  st[WISP_TEMPLATE_H2] = 0x3c6ef372;
+  st[WISP_TEMPLATE_H1] = (int32_t)WISP_TEMPLATE_H1_SEED;
+  st[WISP_TEMPLATE_H2] = (int32_t)WISP_TEMPLATE_H2_SEED;
   st[WISP_TEMPLATE_BUDGET] = WISP_TEMPLATE_BYTES;
   st[WISP_TEMPLATE_CUT] = 0;
   st[WISP_TEMPLATE_SEGS] = 0;

@@ -16,6 +16,8 @@ export const MAX_TEMPLATE_CHARS = 400;
 export const MAX_TEMPLATE_BYTES = MAX_TEMPLATE_CHARS * 2;
 /** The state's layout, as native/include/wisp.h gives it. */
 export const TEMPLATE_STATE = { segments: 2 * MAX_TEMPLATE_BYTES + 8, h1: 0, h2: 1, budget: 2, cut: 3, segs: 4, head: 8 } as const;
+/** Where the two hashes start (WISP_TEMPLATE_H1_SEED, WISP_TEMPLATE_H2_SEED): the native chunk pass starts its templates there too. */
+export const TEMPLATE_SEED = { h1: 0x811c9dc5, h2: 0x3c6ef372 } as const;
 
 const VERBATIM = 0;
 const PLACEHOLDER = ['', '<NUM>', '<HEX>', '<UUID>', '<IP>', '<MAC>', '<PID>'];
@@ -23,9 +25,6 @@ const { segments: SEGMENTS, head: HEAD } = TEMPLATE_STATE;
 const FROM = HEAD;
 const TO = HEAD + SEGMENTS;
 const KIND = HEAD + 2 * SEGMENTS;
-
-const H1_SEED = 0x811c9dc5 | 0;
-const H2_SEED = 0x3c6ef372;
 
 /**
  * Scans message bytes into a template. Reused across lines: `begin`, one or more `add`
@@ -46,8 +45,8 @@ export class TemplateScanner {
   begin(buf: Buffer): this {
     this.#buf = buf;
     const st = this.#state;
-    st[TEMPLATE_STATE.h1] = H1_SEED;
-    st[TEMPLATE_STATE.h2] = H2_SEED;
+    st[TEMPLATE_STATE.h1] = TEMPLATE_SEED.h1;
+    st[TEMPLATE_STATE.h2] = TEMPLATE_SEED.h2;
     st[TEMPLATE_STATE.budget] = MAX_TEMPLATE_BYTES;
     st[TEMPLATE_STATE.cut] = 0;
     st[TEMPLATE_STATE.segs] = 0;
