@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 
 import { readTables, TABLES_FILE, tableKey, tablesSource } from '../src/redact/built-tables.js';
 import { RULE_SET } from '../src/redact/rule-set.js';
+import { tempDir } from './helpers.js';
 
 const builtTables = new URL('../src/redact/built-tables.js', import.meta.url).href;
 const ruleSet = new URL('../src/redact/rule-set.js', import.meta.url).href;
@@ -31,7 +31,7 @@ test('the build writes the screen tables a fresh build makes, byte for byte, and
 });
 
 test('tables stored under another key, in a damaged file or in no file are not read', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'wisp-tables-'));
+  const dir = tempDir('tables');
   const good = readFileSync(TABLES_FILE);
   const index = JSON.parse(good.toString('utf8', 4, 4 + good.readUInt32LE(0))) as Record<string, { key: string }>;
   const key = index.runs!.key;
