@@ -11,12 +11,36 @@ export function epochToIso(text: string): string {
   const c = text.charCodeAt(0);
   if (c !== 49 /* 1 */ || text.length < 10 || text.length > 20) return text;
   const dot = text.indexOf('.');
-  const whole = dot < 0 ? text : text.slice(0, dot);
-  if (!/^\d+$/.test(whole) || (dot >= 0 && !/^\d+$/.test(text.slice(dot + 1)))) return text;
-  const digits = whole.length;
-  const scale = digits === 10 ? 1000 : digits === 13 ? 1 : digits === 16 ? 1e-3 : digits === 19 ? 1e-6 : 0;
+  const whole = dot < 0 ? text.length : dot;
+  if (!digitsOnly(text, 0, whole) || (dot >= 0 && !digitsOnly(text, dot + 1, text.length))) return text;
+  const scale = whole === 10 ? 1000 : whole === 13 ? 1 : whole === 16 ? 1e-3 : whole === 19 ? 1e-6 : 0;
   if (scale === 0) return text;
   const ms = Number(text) * scale;
   if (!Number.isFinite(ms)) return text;
-  return new Date(Math.floor(ms)).toISOString();
+  return isoOfMs(Math.floor(ms));
+}
+
+/** Whether text[from, to) is one or more ASCII digits. */
+function digitsOnly(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** The second last formatted, and its text up to the milliseconds: a log's records share their second. */
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
+/** `new Date(ms).toISOString()` for a whole, positive `ms` before the year 10000, formatting the date once a second. */
+function isoOfMs(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const rest = ms - second * 1000;
+  return `${cachedPrefix}${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}Z`;
 }
