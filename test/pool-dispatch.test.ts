@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { setTimeout as delay } from 'node:timers/promises';
-import { mixedLog } from '../fixtures/logs.js';
+import { jsonLinesLog, mixedLog } from '../fixtures/logs.js';
 import { textSource } from '../src/input/sources.js';
 import { chunkThreadsReady, warmChunkThreads } from '../src/log/chunk/threads.js';
 import { condenseLog } from '../src/log/index.js';
@@ -35,4 +35,12 @@ test('a fresh pool per run (chunks here first, then in the threads) gives the re
   for (const workers of [1, 2]) {
     t.is(JSON.stringify(await condenseLog([textSource('mixed.log', text)], { workers, chunkBytes: CHUNK })), here, `workers ${workers}`);
   }
+});
+
+test('left to choose, a run of its own condenses chunks here and on a pool one thread smaller, with the result of a run here', async (t) => {
+  // JSON lines: a format the native lanes do not read, so chunks go to the pool or stay here.
+  let json = '';
+  for (let seed = 1; Buffer.byteLength(json) < 5 * 1024 * 1024; seed++) json += jsonLinesLog(5_000, seed);
+  const here = JSON.stringify(await condenseLog([textSource('app.jsonl', json)], { workers: 0, chunkBytes: CHUNK }));
+  t.is(JSON.stringify(await condenseLog([textSource('app.jsonl', json)], { chunkBytes: CHUNK })), here);
 });
