@@ -6,10 +6,12 @@
  */
 import test from 'ava';
 import { detectLevelColumn } from '../src/log/parse/level-column.js';
-import { matchTimestampAt, stampFrom, type TimestampMatch } from '../src/log/parse/header-native.js';
+import { levelWordsAddress, matchTimestampAt, stampFrom, type TimestampMatch } from '../src/log/parse/header-native.js';
 import { LineParser, PREFIX_BYTES } from '../src/log/parse/line-parser.js';
 import type { FormatInfo } from '../src/log/model/format.js';
-import { Severity } from '../src/log/model/severity.js';
+import { fromWords, Severity, TROUBLE_WORDS } from '../src/log/model/severity.js';
+import { nativeLibrary } from '../src/native/library.js';
+import { seededRandom } from '../fixtures/random.js';
 
 const stamp = (line: string, pos = 0): string | undefined => {
   const m: TimestampMatch = { start: -1, end: -1 };
@@ -104,4 +106,30 @@ test("a head's level column: words at a position in most lines, or letters of tw
   t.deepEqual(detectLevelColumn(['03-17 16:13:38.811  1702  2395 D WindowManager: x', '03-17 16:13:38.812  1702  2395 V WindowManager: y', '03-17 16:13:38.813  1702  2395 D Foo: z']), { token: 4, letters: true }, 'V and D are two letters, though both are debug');
   t.is(detectLevelColumn(['a 1 x', 'a 2 y', 'a 3 INFO z']), undefined);
   t.is(detectLevelColumn(['03-17 1 D x', '03-17 2 D y', '03-17 3 D z']), undefined, 'one letter alone is no column');
+});
+
+test('the native search for trouble words finds one exactly where fromWords\'s first test does, in any case', (t) => {
+  const lib = nativeLibrary();
+  const words = levelWordsAddress();
+  const anyWord = new RegExp(TROUBLE_WORDS.join('|'), 'i');
+  const rand = seededRandom(11);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const others = ['er', 'fai', 'can', 'could', 'no such', 'time', 'by', 'with', 'ok', 'user', 'session opened', ' ', '-', "'", '\u00e9', '\u00ff', 'K', 'Z'];
+  let found = 0;
+  for (let i = 0; i < 20_000; i++) {
+    let text = '';
+    for (let k = Math.floor(rand() * 6); k >= 0; k--) {
+      let piece = rand() < 0.15 ? pick(TROUBLE_WORDS) : pick(others);
+      // A word cut short, or in another case, letter by letter.
+      if (rand() < 0.3) piece = piece.slice(0, Math.max(1, Math.floor(rand() * piece.length)));
+      piece = [...piece].map((c) => (rand() < 0.5 ? c.toUpperCase() : c)).join('');
+      text += rand() < 0.5 ? piece : ` ${piece}`;
+    }
+    const buf = Buffer.from(text, 'latin1');
+    const native = lib.logTrouble(words, buf, buf.length, 0, buf.length);
+    t.is(native === 1, anyWord.test(text), JSON.stringify(text));
+    if (native === 0) t.is(fromWords(text), Severity.Info, JSON.stringify(text));
+    found += native;
+  }
+  t.true(found > 4_000 && found < 16_000, `${found} of 20000 hold one`);
 });

@@ -20,6 +20,7 @@ import { PREFIX_BYTES } from '../src/log/parse/line-parser.js';
 import { CHUNK_HEAD, GROUP, GROUP_WORDS, RECORD_WORDS, SEGMENT, SEGMENT_WORDS, TALLY_WORDS } from '../src/log/chunk/native-chunk.js';
 import { MAX_PLACEHOLDERS } from '../src/log/chunk/condense-chunk.js';
 import { MAX_VALUES } from '../src/log/model/values.js';
+import { Severity } from '../src/log/model/severity.js';
 
 const header = readFileSync(join(ROOT, 'native', 'include', 'wisp.h'), 'utf8');
 
@@ -82,6 +83,12 @@ test("the log header's and the chunk pass's layouts are wisp.h's", (t) => {
   t.is(LEVEL_WORDS_LAYOUT.head as number, define('WISP_LEVEL_WORDS_HEAD'));
   t.is(LEVEL_WORDS_LAYOUT.syslog as number, define('WISP_LEVEL_WORDS_SYSLOG'));
   t.is(LEVEL_WORDS_LAYOUT.wordBytes as number, define('WISP_LEVEL_WORD_BYTES'));
+  t.is(LEVEL_WORDS_LAYOUT.troubles as number, define('WISP_LEVEL_WORDS_TROUBLES'));
+  t.is(LEVEL_WORDS_LAYOUT.window as number, define('WISP_LEVEL_WORDS_WINDOW'));
+  t.is(LEVEL_WORDS_LAYOUT.troubleFirst as number, define('WISP_TROUBLE_FIRST'));
+  t.is(LEVEL_WORDS_LAYOUT.troubleBytes as number, define('WISP_TROUBLE_WORD_BYTES'));
+  t.is(Severity.Warning as number, define('WISP_SEVERITY_WARNING'));
+  t.is(Severity.Info as number, define('WISP_SEVERITY_INFO'));
   t.is(LEVEL_TOKENS, define('WISP_LEVEL_TOKENS'));
   t.is(LEVEL_BAD_ARGUMENT, -Number(/^#define WISP_LEVEL_BAD_ARGUMENT \(-(\d+)\)/m.exec(header)![1]));
   for (const [name, bit] of Object.entries(HEADER_FLAG)) t.is(bit as number, define(`WISP_HEADER_FLAG_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`), name);
@@ -104,7 +111,7 @@ test("the log header's and the chunk pass's layouts are wisp.h's", (t) => {
 
 test('the library exports exactly the functions wisp.h declares with WISP_EXPORT', (t) => {
   const declared = [...header.matchAll(/^WISP_EXPORT [^(]*?\**(wisp_\w+)\(/gm)].map((m) => m[1]!).sort();
-  t.is(declared.length, 23);
+  t.is(declared.length, 24);
   const tool = process.platform === 'darwin' ? ['nm', ['-gU', libraryPath()]] as const : ['nm', ['-D', '--defined-only', libraryPath()]] as const;
   const exported = execFileSync(tool[0], tool[1], { encoding: 'utf8' })
     .split('\n')

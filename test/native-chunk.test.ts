@@ -12,6 +12,7 @@ import { detectFormat } from '../src/log/read/detect.js';
 import { screenLines } from '../src/redact/screen.js';
 import { MAX_LINE_BYTES } from '../src/split/line-chunks.js';
 import { logShowCompact, logShowDefault, mixedLog } from '../fixtures/logs.js';
+import { seededRandom } from '../fixtures/random.js';
 
 /** The partial both ways: with the native pass, and with every line read in JavaScript. */
 function bothWays(text: string): { native: ReturnType<typeof condenseChunk>; here: ReturnType<typeof condenseChunk>; records: number; segments: number } {
@@ -98,6 +99,78 @@ test("...on log show's default and compact styles, their frames and multi-line m
     const r = bothWays(text);
     t.true(r.records > 1000, `rows read natively (${r.records})`);
     t.deepEqual(r.native, r.here);
+  }
+});
+
+/**
+ * Header lines that declare no level among lines that do, and a syslog that has no level
+ * column: the native pass reads such a line as Info where JavaScript would, and leaves it
+ * where its words say more (trouble words in any case, within or past the words read), its
+ * message names a place (`sshd: line 3: `), or the line before it named a warning or an
+ * error, which it may say more of (`continuesLoggedError`).
+ */
+function undeclaredCases(seed: number, levels: boolean): string {
+  const rand = seededRandom(seed);
+  const next = (k: number): number => Math.floor(rand() * k);
+  const lines: string[] = [];
+  const months = ['Jan', 'Feb', 'Mar'];
+  for (let i = 0; i < 700; i++) {
+    const t = levels ? `2024-01-02 03:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}` : `${months[i % 3]} ${String(1 + (i % 28)).padStart(2, ' ')} 10:${String(i % 60).padStart(2, '0')}:01 host`;
+    const lv = (word: string): string => (levels ? ` ${word}` : '');
+    switch (next(17)) {
+      case 0:
+        lines.push(`${t}${lv('WARN')} disk ${next(9)} low`, `${t} disk ${next(9)} still low: ${next(99)}%`);
+        break;
+      case 1:
+        lines.push(`${t}${lv('ERROR')} query ${next(50)} failed`, `${t} query ${next(50)} retried on replica ${next(3)}`);
+        break;
+      case 2:
+        lines.push(`${t} sshd[${next(900)}]: Authentication FAILURE for user${next(9)}`);
+        break;
+      case 3:
+        lines.push(`${t} cron: line ${next(40)}: bad minute`);
+        break;
+      case 4:
+        lines.push(`${t} kernel.c:${next(900)}: oops in module`);
+        break;
+      case 5:
+        lines.push(`${t} job ${next(30)} ${'padding '.repeat(70)}then it Timed out`);
+        break;
+      case 6:
+        lines.push(`${t} job ${next(30)} ${'padding '.repeat(10)}then it Timed out`);
+        break;
+      case 7:
+        lines.push(`    at worker (src/jobs.ts:${next(90)}:3)`);
+        break;
+      case 8:
+      case 9:
+      case 10:
+        lines.push(`${t}${lv('INFO')} started job ${next(30)}`);
+        break;
+      case 11:
+        lines.push('');
+        break;
+      case 12: {
+        // PostgreSQL's `DETAIL:` under `ERROR:`, with the same time and fields: one record.
+        const pid = `[${1000 + next(9)}]`;
+        lines.push(`${t} ${pid} ERROR:  duplicate key value ${next(9)}`, `${t} ${pid} DETAIL:  Key (id)=(${next(9)}) already exists.`);
+        break;
+      }
+      default:
+        lines.push(`${t} sshd[${next(900)}]: session opened for user${next(9)} by (uid=${next(5)})`);
+    }
+  }
+  return lines.join('\n');
+}
+
+test('...with header lines that declare no level: read natively as Info only where JavaScript reads them so', (t) => {
+  for (const levels of [true, false]) {
+    for (const seed of [1, 2, 3]) {
+      const text = undeclaredCases(seed, levels);
+      const r = bothWays(text);
+      t.true(r.records > 100 && r.segments > 30, `both read some records (native ${r.records}, segments ${r.segments})`);
+      t.deepEqual(r.native, r.here, `seed ${seed}, ${levels ? 'with' : 'without'} a level column`);
+    }
   }
 });
 

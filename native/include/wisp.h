@@ -22,7 +22,7 @@
  */
 #define WISP_EXPORT __attribute__((visibility("default")))
 
-#define WISP_ABI_VERSION 5
+#define WISP_ABI_VERSION 6
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -282,7 +282,13 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
  * number of log show's message types, from WISP_LEVEL_WORDS_SYSLOG the severity of each
  * syslog priority 0..7), then a WISP_LEVEL_WORD_BYTES entry per word (its length, its
  * severity, its letters in lower case), then one per message type (its letters as log show
- * writes them). Severities are 0 (critical) to 5 (debug); -1 is none.
+ * writes them). Severities are 0 (critical) to 5 (debug); -1 is none. Then the trouble
+ * words (severity.ts's TROUBLE_WORDS, [WISP_LEVEL_WORDS_TROUBLES] of them, what a line that
+ * declares no level is read for in its message's first [WISP_LEVEL_WORDS_WINDOW] bytes, a
+ * little-endian 16-bit count): WISP_TROUBLE_FIRST bytes, per byte 1 + the first word it may
+ * begin in either case (0: none), then a WISP_TROUBLE_WORD_BYTES entry per word, in order of
+ * their first letters (its length, its bytes in lower case).
+ * wisp_log_trouble: 1 when buf[start, end) holds a trouble word in any case, else 0.
  *
  * wisp_log_header reads a timestamped line's header (after content_start, a BOM's length,
  * and fields_end, past fields that precede it: gh run view's job and step, a compose
@@ -299,10 +305,17 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
  * WISP_LEVEL_TOKENS tokens, out[k] the level word it holds as a column would (-1 none) and
  * out[WISP_LEVEL_TOKENS + k] the level letter it is (logcat's V D I W E F A), -1 none; returns how many tokens there are.
  */
-#define WISP_LEVEL_WORDS_LAYOUT 1
+#define WISP_LEVEL_WORDS_LAYOUT 2
 #define WISP_LEVEL_WORDS_HEAD 16
+#define WISP_LEVEL_WORDS_TROUBLES 3
+#define WISP_LEVEL_WORDS_WINDOW 4
 #define WISP_LEVEL_WORDS_SYSLOG 8
 #define WISP_LEVEL_WORD_BYTES 16
+#define WISP_TROUBLE_FIRST 256
+#define WISP_TROUBLE_WORD_BYTES 32
+/* Severities the chunk pass names (severity.ts's Severity). */
+#define WISP_SEVERITY_WARNING 2
+#define WISP_SEVERITY_INFO 4
 #define WISP_LEVEL_TOKENS 12
 #define WISP_LEVEL_BAD_ARGUMENT (-100)
 #define WISP_HEADER_FLAG_TIMESTAMPED 1
@@ -319,6 +332,7 @@ WISP_EXPORT int32_t wisp_log_plain_level(intptr_t words, const uint8_t *buf, int
 WISP_EXPORT int32_t wisp_log_timestamp(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos, intptr_t out);
 WISP_EXPORT int32_t wisp_log_stamp_from(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos);
 WISP_EXPORT int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t out);
+WISP_EXPORT int32_t wisp_log_trouble(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end);
 
 /*
  * condense_log's pass over a chunk (native/src/log_chunk.c) for the records that are one
@@ -326,8 +340,13 @@ WISP_EXPORT int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, in
  * on line k), has no terminal colours in its first WISP_HEADER_PREFIX_BYTES bytes, is
  * shorter than max_line_bytes and has the input's header (flags, column: as for
  * wisp_log_header) with a declared level, when the line after it is one too or it is the
- * chunk's last line. Such records are grouped by severity and template; every other line
- * is left to the caller, in segments of consecutive lines.
+ * chunk's last line. A header line that declares no level is such a line too, read as
+ * WISP_SEVERITY_INFO, where its message's words hold no trouble word (wisp_log_trouble),
+ * its message cannot be a located complaint, and the record open before it surely names no
+ * warning or worse in its head (a line above it that declares one, or that is read from
+ * other text than its bytes, may be that head). Such records are
+ * grouped by severity and template; every other line is left to the caller, in segments
+ * of consecutive lines.
  *
  * The arena is the caller's: arena_words int32 words, where the result is written. Returns
  * the number of lines, WISP_ERR_ARGUMENT (negated) for a bad argument, or WISP_ERR_MEMORY

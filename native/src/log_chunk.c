@@ -8,6 +8,11 @@
  * header with a declared level (log_header.c), and it is shorter than the longest line
  * read whole. It is a record of its own when the line after it is such a line too (a
  * declared header starts a record whatever came before) or it is the chunk's last line.
+ * A header that declares no level is such a line where JavaScript would read it as Info
+ * and as a record's start: its message's words hold no trouble word (fromWords), its
+ * message is no located complaint (line-shape.ts's locatedLevel), and the record open
+ * before it surely names no warning or worse in its head (records.ts reads a line under a
+ * warning or an error as perhaps saying more of it).
  * Such a record's template is its message's (template.c); it joins its group, keyed by its
  * severity and template as condense-chunk.ts keys it, and its placeholders' values are
  * tallied as values.ts tallies them. Every other line is left to JavaScript, in runs of
@@ -72,6 +77,37 @@ static int coloured(const uint8_t *p, int32_t n) {
 
 /* A UTF-8 byte order mark's length at a line's start. */
 static int32_t bom_length(const uint8_t *p, int32_t n) { return n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0; }
+
+static inline int located_byte(int c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' || c == '+' || c == '-';
+}
+
+/*
+ * Whether a message may be a located complaint (line-shape.ts's LOCATED: `sshd: line 3: `,
+ * `x.c:12: `, `lib.so:(.text+0x1f): `): each of its forms begins with a run of [\w./+-] and
+ * a colon right after it. p[0, n) is the message as far as the line's prefix holds it, as
+ * JavaScript reads it there.
+ */
+static int may_be_located(const uint8_t *p, int32_t n) {
+  int32_t k = 0;
+  while (k < n && located_byte(p[k])) k++;
+  return k > 0 && k < n && p[k] == ':';
+}
+
+/*
+ * Whether a header line may carry a label where a logged error's head had its level
+ * (records.ts's continuesLoggedError: PostgreSQL's `DETAIL:` under `ERROR:`): capitals,
+ * a colon and a blank, after a blank, 10 bytes or more into p[0, n), the line's prefix.
+ */
+static int may_have_label(const uint8_t *p, int32_t n) {
+  for (int32_t q = 10; q < n; q++) {
+    if (p[q - 1] != ' ' || p[q] < 'A' || p[q] > 'Z') continue;
+    int32_t k = q;
+    while (k < n && k - q < 21 && p[k] >= 'A' && p[k] <= 'Z') k++;
+    if (k - q >= 2 && k - q <= 20 && k + 1 < n && p[k] == ':' && (p[k + 1] == ' ' || (p[k + 1] >= 9 && p[k + 1] <= 13) || p[k + 1] == 0xa0)) return 1;
+  }
+  return 0;
+}
 
 /* A line left to JavaScript: it joins the open segment, or opens one after the records read so far. */
 static void slow(chunk *c, int32_t s, int32_t no) {
@@ -233,6 +269,15 @@ int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const ui
 
   line pending, current;
   int have_pending = 0;
+  /*
+   * Whether the record open before this line, as JavaScript reads it, surely names no
+   * warning or worse in its head (records.ts's errorHead is ''): a line that declares no
+   * level then starts a record. A declared header sets it, and so does one that declares
+   * none where it starts a record (its head declares nothing); a clean line without the
+   * input's header leaves it (it continues the record or starts one whose head declares
+   * nothing); a line read from other text than its bytes clears it.
+   */
+  int clear = 1;
   int32_t no = 0;
   for (int32_t s = 0; s < len;) {
     const uint8_t *nl = memchr(buf + s, '\n', (size_t)(len - s));
@@ -243,8 +288,22 @@ int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const ui
     if (no > lines) return -WISP_ERR_ARGUMENT;
     int32_t n = e - s < WISP_HEADER_PREFIX_BYTES ? e - s : WISP_HEADER_PREFIX_BYTES;
     int32_t content = bom_length(buf + s, e - s);
-    int candidate = screen[no - 1] == 0 && e - s < max_line_bytes && !coloured(buf + s, n) &&
-                    wisp_header_parse(&lw, buf + s, n, content, content, flags, column, current.out) && current.out[WISP_HEADER_LEVEL] != WISP_LEVEL_NONE;
+    int clean = screen[no - 1] == 0 && e - s < max_line_bytes && !coloured(buf + s, n);
+    int candidate = clean && wisp_header_parse(&lw, buf + s, n, content, content, flags, column, current.out);
+    if (candidate && current.out[WISP_HEADER_LEVEL] != WISP_LEVEL_NONE) {
+      clear = current.out[WISP_HEADER_LEVEL] > WISP_SEVERITY_WARNING;
+    } else if (candidate) {
+      /* It starts a record where the record before names no warning or worse, or where it has no label to say more of one with. */
+      int starts = clear || !may_have_label(buf + s, n);
+      int32_t msg = current.out[WISP_HEADER_MESSAGE];
+      int32_t words = e - s - msg < lw.window ? e - s - msg : lw.window;
+      candidate = starts && !may_be_located(buf + s + msg, n - msg) && !wisp_trouble_word(&lw, buf + s + msg, words);
+      current.out[WISP_HEADER_LEVEL] = WISP_SEVERITY_INFO;
+      if (starts) clear = 1;
+    } else if (!clean) {
+      /* JavaScript reads this line from its redacted or uncoloured text: what it declares there is not known here. */
+      clear = 0;
+    }
     if (have_pending) {
       /* The line before is a record of its own where this one starts one for sure. */
       if (candidate) commit(&c, &pending);

@@ -335,12 +335,35 @@ int32_t wisp_stamp_from(const uint8_t *p, int32_t n, int32_t pos) {
 /* ---------- level words ---------- */
 
 level_words wisp_level_words_of(const uint8_t *block) {
-  level_words w = {.block = block, .count = 0, .types = 0};
+  level_words w = {.block = block, .count = 0, .types = 0, .troubles = 0, .window = 0, .first = 0, .trouble = 0};
   if (block != 0 && block[0] == WISP_LEVEL_WORDS_LAYOUT) {
     w.count = block[1];
     w.types = block[2];
+    w.troubles = block[WISP_LEVEL_WORDS_TROUBLES];
+    w.window = block[WISP_LEVEL_WORDS_WINDOW] | block[WISP_LEVEL_WORDS_WINDOW + 1] << 8;
+    w.first = block + WISP_LEVEL_WORDS_HEAD + (w.count + w.types) * WISP_LEVEL_WORD_BYTES;
+    w.trouble = w.first + WISP_TROUBLE_FIRST;
   }
   return w;
+}
+
+int wisp_trouble_word(const level_words *w, const uint8_t *p, int32_t n) {
+  for (int32_t i = 0; i < n; i++) {
+    int32_t k = w->first[p[i]];
+    if (k == 0) continue;
+    int c = lower(p[i]);
+    /* The words that begin with this letter, next to each other in the block. */
+    for (k--; k < w->troubles; k++) {
+      const uint8_t *e = w->trouble + k * WISP_TROUBLE_WORD_BYTES;
+      if (e[1] != c) break;
+      int32_t len = e[0];
+      if (len > n - i) continue;
+      int32_t j = 1;
+      while (j < len && lower(p[i + j]) == e[1 + j]) j++;
+      if (j == len) return 1;
+    }
+  }
+  return 0;
 }
 
 /* The severity of the level word p[a, b) in any case, or WISP_LEVEL_NONE; `spelled`: whether it is written as the list has it, in capitals, or capitalised. */
@@ -748,4 +771,10 @@ int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, i
     o[WISP_LEVEL_TOKENS + k] = column_level(&w, p, a, b, 1) != WISP_LEVEL_NONE && column_word(p, a, b, &wa, &we) ? p[wa] : -1;
   }
   return k;
+}
+
+int32_t wisp_log_trouble(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end) {
+  level_words w = wisp_level_words_of((const uint8_t *)words);
+  if (w.count == 0 || !range_ok(buf, len, start, end)) return -WISP_ERR_ARGUMENT;
+  return wisp_trouble_word(&w, buf + start, end - start);
 }

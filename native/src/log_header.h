@@ -21,6 +21,9 @@ typedef struct level_words {
   const uint8_t *block;
   /* Level words, then log show's message types (`Default`, `Fault`: matched as written). */
   int32_t count, types;
+  /* Trouble words (wisp_trouble_word), and how much of a message they are looked for in. */
+  int32_t troubles, window;
+  const uint8_t *first, *trouble;
 } level_words;
 
 /* The block's words, or count 0 when the block is not one this file can read. */
@@ -30,6 +33,8 @@ int wisp_match_timestamp(const uint8_t *p, int32_t n, int32_t pos, int32_t *star
 int32_t wisp_stamp_from(const uint8_t *p, int32_t n, int32_t pos);
 /* A timestamped line's header: 1 when p[0, n) has one, with out[WISP_HEADER_*] set. */
 int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, int32_t *out);
+/* Whether p[0, n) holds a trouble word in any case: where a line that declares no level may be more than Info (severity.ts's fromWords). */
+int wisp_trouble_word(const level_words *w, const uint8_t *p, int32_t n);
 /* The level a line without the input's header declares before its message (its <PRI> or glog letter, its level column, a level word), or WISP_LEVEL_NONE. */
 int32_t wisp_plain_level(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t from, int32_t flags, int32_t column);
 

@@ -11,7 +11,7 @@ import { packageFile } from '../paths.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 export const Status = {
   Ok: 0,
@@ -53,6 +53,7 @@ export interface NativeLibrary {
   logTimestamp: (buf: Uint8Array, len: number, start: number, end: number, pos: number, out: number) => number;
   logStampFrom: (buf: Uint8Array, len: number, start: number, end: number, pos: number) => number;
   logTokenLevels: (words: number, buf: Uint8Array, len: number, start: number, end: number, out: number) => number;
+  logTrouble: (words: number, buf: Uint8Array, len: number, start: number, end: number) => number;
   /** wisp_log_chunk(words, buf, len, screen, lines, flags, column, maxLineBytes, arena, arenaWords): see src/log/chunk/native-chunk.ts. */
   logChunk: (words: number, buf: Uint8Array, len: number, screen: Uint8Array, lines: number, flags: number, column: number, maxLineBytes: number, arena: number, arenaWords: number) => number;
   /** wisp_log_chunk_lane(scanBlock, words, buf, len, screen, screenCap, native, flags, column, maxLineBytes, arena, arenaWords), every pointer an address: called async. */
@@ -132,6 +133,7 @@ export function nativeLibrary(): NativeLibrary {
     logTimestamp: lib.func('int32_t wisp_log_timestamp(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos, intptr_t out)') as NativeLibrary['logTimestamp'],
     logStampFrom: lib.func('int32_t wisp_log_stamp_from(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos)') as NativeLibrary['logStampFrom'],
     logTokenLevels: lib.func('int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, intptr_t out)') as NativeLibrary['logTokenLevels'],
+    logTrouble: lib.func('int32_t wisp_log_trouble(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end)') as NativeLibrary['logTrouble'],
     logChunk: lib.func(
       'int32_t wisp_log_chunk(intptr_t words, const uint8_t *buf, int32_t len, const uint8_t *screen, int32_t lines, int32_t flags, int32_t column, int32_t max_line_bytes, intptr_t arena, int32_t arena_words)',
     ) as NativeLibrary['logChunk'],

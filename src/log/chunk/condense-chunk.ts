@@ -504,7 +504,9 @@ export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Arr
   } else {
     // The records the native pass read, in input order, between the segments of lines read
     // here. A segment after such a record starts with a header line that declares its level,
-    // which starts a record whatever came before it: the reader starts afresh there.
+    // which starts a record whatever came before it, or with one that declares none after a
+    // record that names no warning or worse, which starts one there too: the reader starts
+    // afresh there.
     const keys = nativeKeys(native);
     const nativeRecords = (from: number, to: number): void => {
       const w = native.w;

@@ -4,17 +4,18 @@
  * rows): where its timestamp and message are and the level it declares, read from its first bytes.
  * log_chunk.c reads the same headers from a whole chunk with the same code.
  *
- * The level words come from severity.ts (the one list of them), laid out once per thread
- * in a block the native code reads.
+ * The level words and the trouble words come from severity.ts (the one list of each), laid
+ * out once per thread in a block the native code reads.
  */
 import { WispError } from '../../core/errors.js';
 import { addressOf, nativeLibrary, type NativeLibrary } from '../../native/library.js';
 import type { FormatInfo } from '../model/format.js';
-import { fromLevelWord, fromSyslogPriority, LEVEL_NAMES, LOGSHOW_TYPES, type Severity } from '../model/severity.js';
+import { fromLevelWord, fromSyslogPriority, LEVEL_NAMES, LOGSHOW_TYPES, type Severity, TROUBLE_WORDS, WORDS_BYTES } from '../model/severity.js';
 
-/** The block's layout, as native/include/wisp.h gives it (WISP_LEVEL_WORDS_*, WISP_LEVEL_WORD_BYTES). */
-export const LEVEL_WORDS_LAYOUT = { layout: 1, head: 16, syslog: 8, wordBytes: 16 } as const;
-const { layout: LAYOUT, head: HEAD, syslog: SYSLOG, wordBytes: WORD_BYTES } = LEVEL_WORDS_LAYOUT;
+/** The block's layout, as native/include/wisp.h gives it (WISP_LEVEL_WORDS_*, WISP_LEVEL_WORD_BYTES, WISP_TROUBLE_*). */
+export const LEVEL_WORDS_LAYOUT = { layout: 2, head: 16, troubles: 3, window: 4, syslog: 8, wordBytes: 16, troubleFirst: 256, troubleBytes: 32 } as const;
+const { layout: LAYOUT, head: HEAD, troubles: TROUBLES, window: WINDOW, syslog: SYSLOG, wordBytes: WORD_BYTES, troubleFirst: FIRST, troubleBytes: TROUBLE_BYTES } =
+  LEVEL_WORDS_LAYOUT;
 /** Tokens whose levels tokenLevels reads (WISP_LEVEL_TOKENS). */
 export const LEVEL_TOKENS = 12;
 /** WISP_HEADER_FLAG_*. */
@@ -27,11 +28,17 @@ export const LEVEL_BAD_ARGUMENT = -100;
 
 function buildLevelWords(): Uint8Array {
   const types = Object.entries(LOGSHOW_TYPES);
+  const words = HEAD + WORD_BYTES * (LEVEL_NAMES.length + types.length);
+  // The trouble words by their first letter, so that the native search looks only at those a byte may begin.
+  const troubles = TROUBLE_WORDS.map((w) => w.toLowerCase()).sort((a, b) => a.charCodeAt(0) - b.charCodeAt(0) || (a < b ? -1 : a > b ? 1 : 0));
   // Over an ArrayBuffer of its own, so that its address stays put (addressOf).
-  const block = new Uint8Array(new ArrayBuffer(HEAD + WORD_BYTES * (LEVEL_NAMES.length + types.length)));
+  const block = new Uint8Array(new ArrayBuffer(words + FIRST + TROUBLE_BYTES * troubles.length));
   block[0] = LAYOUT;
   block[1] = LEVEL_NAMES.length;
   block[2] = types.length;
+  block[TROUBLES] = troubles.length;
+  block[WINDOW] = WORDS_BYTES & 0xff;
+  block[WINDOW + 1] = WORDS_BYTES >> 8;
   for (let p = 0; p < 8; p++) block[SYSLOG + p] = fromSyslogPriority(p);
   const entry = (k: number, word: string, severity: Severity): void => {
     if (word.length > WORD_BYTES - 2 || !/^[A-Za-z]+$/.test(word)) throw new WispError('WISP_INTERNAL', `level word '${word}' does not fit the native block`);
@@ -42,6 +49,15 @@ function buildLevelWords(): Uint8Array {
   };
   for (const [k, word] of LEVEL_NAMES.entries()) entry(k, word, fromLevelWord(word)!);
   for (const [k, [word, severity]] of types.entries()) entry(LEVEL_NAMES.length + k, word, severity);
+  // Per byte, 1 + the first trouble word it may begin (in either case), 0 for none; then the words, lower case.
+  for (const [k, word] of troubles.entries()) {
+    if (troubles.length > 255 || word.length > TROUBLE_BYTES - 1 || !/^[a-z][a-z '-]*$/.test(word)) throw new WispError('WISP_INTERNAL', `trouble word '${word}' does not fit the native block`);
+    const first = word.charCodeAt(0);
+    if (block[words + first] === 0) block[words + first] = block[words + first - 32] = k + 1;
+    const at = words + FIRST + k * TROUBLE_BYTES;
+    block[at] = word.length;
+    for (let i = 0; i < word.length; i++) block[at + 1 + i] = word.charCodeAt(i);
+  }
   return block;
 }
 

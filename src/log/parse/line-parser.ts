@@ -1,5 +1,5 @@
 import type { FormatInfo } from '../model/format.js';
-import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LOGSHOW_TYPES, Severity } from '../model/severity.js';
+import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LOGSHOW_TYPES, Severity, WORDS_BYTES } from '../model/severity.js';
 import { HeaderReader } from './header-native.js';
 import { latin1 } from './latin1.js';
 import { locatedLevel } from './line-shape.js';
@@ -13,7 +13,6 @@ import { epochToIso } from './timestamp.js';
 export const PREFIX_BYTES = 160;
 
 /** How much of a message the word rules read when a line declares no level. */
-const WORDS_BYTES = 500;
 
 /** log show's header, filter notice and footer: not log lines. */
 export function isLogShowFrame(line: string): boolean {
