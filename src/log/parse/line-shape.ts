@@ -135,6 +135,8 @@ function linterCode(codes: string): RegExp {
  * (`Reading: /etc/x: done`). A program's own debug trace (`debug1: /etc/ssh/ssh_config
  * line 19: ...`) is not one.
  */
+// native/src/log_chunk.c's may_be_located relies on every form beginning with a run of
+// [\w./+-] and a colon right after it: a form that does not must be taught there too.
 const LOCATED = String.raw`^(?!(?:debug|trace|verbose|info)\d*:)(?:(?:\/[\w.+\-]+)*\/?[a-z][\w.+\-]*: (?:line \d+: |\d+: |file \S+ line \d+: |[\w./\-]+\.\w+:\d+(?::\d+)?: |\/[^\s:]*: [A-Za-z])|[\w./+\-]+:\(\.\w+(?:\.\w+)*\+0x[0-9a-f]+\): )`;
 const LOCATED_WARNING = new RegExp(`${LOCATED}(?=.*\\b(?:[Ww]arning|WARNING)\\b)`);
 const LOCATED_ERROR = new RegExp(LOCATED);

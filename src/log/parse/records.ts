@@ -346,6 +346,7 @@ function labelAt(line: string, other: string, at: number): string | undefined {
   const theirs = LABEL.exec(other.slice(at, at + 24));
   return own !== null && theirs !== null ? theirs[1] : undefined;
 }
+// native/src/log_chunk.c's may_have_label looks for this form, after a blank, to know where a line may say more of an error.
 const LABEL = /^([A-Z]{2,20}):\s/;
 
 /**
