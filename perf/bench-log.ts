@@ -13,6 +13,7 @@
  *   npm run bench -- --cli-only            # the whole-process case alone
  *   npm run bench -- --runs 9              # whole-process runs per build (median; default 3, log show 5)
  *   npm run bench -- --json-lines          # also a 30 MB JSON-lines log of errors with request ids, as a CLI process
+ *   npm run bench -- --syslog              # also a 20 MB syslog without a level column, as a CLI process
  *
  * With --before, the other build's CLI runs interleaved with this one's, run by run, on
  * the 60 MB log (with the default threads and with --workers 0) and on the log show file.
@@ -22,7 +23,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jsonLinesLog, logShowDefault, mixedLogLines } from '../fixtures/logs.js';
+import { jsonLinesLog, logShowDefault, mixedLogLines, plainSyslog } from '../fixtures/logs.js';
 import { condenseLog } from '../src/log/index.js';
 import { fileSource } from '../src/input/sources.js';
 import { defaultThreadCount, WorkerPool } from '../src/pipeline/worker-pool.js';
@@ -36,6 +37,7 @@ const BIG_MB = quick ? 20 : 100;
 const CLI_MB = 60;
 const cliOnly = process.argv.includes('--cli-only');
 const jsonLines = process.argv.includes('--json-lines');
+const syslog = process.argv.includes('--syslog');
 const beforeAt = process.argv.indexOf('--before');
 const BEFORE_ROOT = beforeAt === -1 ? undefined : process.argv[beforeAt + 1];
 const runsAt = process.argv.indexOf('--runs');
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
   if (!cliOnly) await smallCases(rows);
   await wholeProcessCase(rows);
   if (jsonLines) jsonLinesCase(rows);
+  if (syslog) syslogCase(rows);
   if (!cliOnly) await inProcessCases(rows);
   print(rows);
 }
@@ -237,6 +240,21 @@ function jsonLinesCase(rows: Row[]): void {
   }
   const ms = median(times);
   rows.push({ case: `JSON lines ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
+  if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
+}
+
+/** 20 MB of a host's syslog, whose lines declare no level (their words decide), as a CLI process. */
+function syslogCase(rows: Row[]): void {
+  const path = join(dir, 'syslog.log');
+  writeFileSync(path, plainSyslog(220_000));
+  const times: number[] = [];
+  const before: number[] = [];
+  for (let i = 0; i < rounds(3); i++) {
+    times.push(cliRun(path).ms);
+    if (BEFORE_ROOT !== undefined) before.push(cliRun(path, [], BEFORE_ROOT).ms);
+  }
+  const ms = median(times);
+  rows.push({ case: `syslog without levels ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
   if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
 }
 
