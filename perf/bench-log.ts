@@ -232,21 +232,18 @@ function jsonLinesCase(rows: Row[]): void {
     bytes += piece.length;
   }
   writeFileSync(path, pieces.join(''));
-  const times: number[] = [];
-  const before: number[] = [];
-  for (let i = 0; i < rounds(3); i++) {
-    times.push(cliRun(path).ms);
-    if (BEFORE_ROOT !== undefined) before.push(cliRun(path, [], BEFORE_ROOT).ms);
-  }
-  const ms = median(times);
-  rows.push({ case: `JSON lines ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
-  if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
+  cliCase(rows, path, 'JSON lines');
 }
 
 /** 20 MB of a host's syslog, whose lines declare no level (their words decide), as a CLI process. */
 function syslogCase(rows: Row[]): void {
   const path = join(dir, 'syslog.log');
   writeFileSync(path, plainSyslog(220_000));
+  cliCase(rows, path, 'syslog without levels');
+}
+
+/** `wisp log path` as a CLI process, and the --before build's, interleaved run by run: their medians. */
+function cliCase(rows: Row[], path: string, name: string): void {
   const times: number[] = [];
   const before: number[] = [];
   for (let i = 0; i < rounds(3); i++) {
@@ -254,7 +251,7 @@ function syslogCase(rows: Row[]): void {
     if (BEFORE_ROOT !== undefined) before.push(cliRun(path, [], BEFORE_ROOT).ms);
   }
   const ms = median(times);
-  rows.push({ case: `syslog without levels ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
+  rows.push({ case: `${name} ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
   if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
 }
 
