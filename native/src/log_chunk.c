@@ -78,9 +78,8 @@ static int coloured(const uint8_t *p, int32_t n) {
 /* A UTF-8 byte order mark's length at a line's start. */
 static int32_t bom_length(const uint8_t *p, int32_t n) { return n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0; }
 
-static inline int located_byte(int c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' || c == '+' || c == '-';
-}
+/* LOCATED's `[\w./+\-]`. */
+static inline int located_byte(int c) { return is_word(c) || c == '.' || c == '/' || c == '+' || c == '-'; }
 
 /*
  * Whether a message may be a located complaint (line-shape.ts's LOCATED: `sshd: line 3: `,
@@ -101,10 +100,10 @@ static int may_be_located(const uint8_t *p, int32_t n) {
  */
 static int may_have_label(const uint8_t *p, int32_t n) {
   for (int32_t q = 10; q < n; q++) {
-    if (p[q - 1] != ' ' || p[q] < 'A' || p[q] > 'Z') continue;
+    if (p[q - 1] != ' ' || !is_upper(p[q])) continue;
     int32_t k = q;
-    while (k < n && k - q < 21 && p[k] >= 'A' && p[k] <= 'Z') k++;
-    if (k - q >= 2 && k - q <= 20 && k + 1 < n && p[k] == ':' && (p[k + 1] == ' ' || (p[k + 1] >= 9 && p[k + 1] <= 13) || p[k + 1] == 0xa0)) return 1;
+    while (k < n && k - q < 21 && is_upper(p[k])) k++;
+    if (k - q >= 2 && k - q <= 20 && k + 1 < n && p[k] == ':' && is_space(p[k + 1])) return 1;
   }
   return 0;
 }

@@ -15,13 +15,6 @@
 
 /* The byte at i, or -1 outside [0, n). */
 static inline int at(const uint8_t *p, int32_t n, int32_t i) { return i >= 0 && i < n ? p[i] : -1; }
-static inline int is_digit(int c) { return c >= '0' && c <= '9'; }
-static inline int is_upper(int c) { return c >= 'A' && c <= 'Z'; }
-static inline int is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static inline int is_letter(int c) { return is_upper(c) || is_lower(c); }
-/* A regular expression's word character (\w, \b): ASCII letters, digits and `_`. */
-static inline int is_word(int c) { return is_letter(c) || is_digit(c) || c == '_'; }
-static inline int lower(int c) { return is_upper(c) ? c + 32 : c; }
 
 /* How many digits from i (up to max). */
 static int32_t digits(const uint8_t *p, int32_t n, int32_t i, int32_t max) {
@@ -596,9 +589,6 @@ static int32_t report_level(const level_words *w, const uint8_t *p, int32_t n, i
 }
 
 /* ---------- log show's rows ---------- */
-
-/* A regular expression's \s, as a line's first bytes read one char a byte: blanks and NBSP. */
-static inline int is_space(int c) { return c == ' ' || (c >= 9 && c <= 13) || c == 0xa0; }
 
 static int32_t spaces(const uint8_t *p, int32_t n, int32_t i) {
   while (is_space(at(p, n, i))) i++;

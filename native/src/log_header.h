@@ -10,6 +10,17 @@
 
 #include "../include/wisp.h"
 
+/* Byte classes as the TypeScript rules' regular expressions read a line's bytes, one char a byte (-1, no byte, is none of them). */
+static inline int is_digit(int c) { return c >= '0' && c <= '9'; }
+static inline int is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+static inline int is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static inline int is_letter(int c) { return is_upper(c) || is_lower(c); }
+/* A regular expression's word character (\w, \b): ASCII letters, digits and `_`. */
+static inline int is_word(int c) { return is_letter(c) || is_digit(c) || c == '_'; }
+/* A regular expression's \s: blanks and NBSP. */
+static inline int is_space(int c) { return c == ' ' || (c >= 9 && c <= 13) || c == 0xa0; }
+static inline int lower(int c) { return is_upper(c) ? c + 32 : c; }
+
 /* No level: what the functions below return where a line declares none. */
 #define WISP_LEVEL_NONE (-1)
 
