@@ -158,13 +158,7 @@ async function smallCases(rows: Row[]): Promise<void> {
   const warm = await timeIt(9, () => condenseLog([fileSource(small)]));
   const smallRegex = await timeIt(5, () => regexMapCondense(small));
   const smallWc = median([wcLines(small), wcLines(small), wcLines(small)]);
-  const cliTimes: number[] = [];
-  const beforeTimes: number[] = [];
-  for (let i = 0; i < rounds(5); i++) {
-    cliTimes.push(cliRun(small).ms);
-    if (BEFORE_ROOT !== undefined) beforeTimes.push(cliRun(small, [], BEFORE_ROOT).ms);
-  }
-  const cli = median(cliTimes);
+  const { ms: cli, before } = interleaved(small, rounds(5));
   const nodeStart = median([1, 2, 3, 4, 5].map(() => {
     const t0 = performance.now();
     spawnSync(process.execPath, ['-e', '0']);
@@ -177,10 +171,7 @@ async function smallCases(rows: Row[]): Promise<void> {
     { case: `log show ${smallMb.toFixed(1)} MB, whole CLI process`, ms: cli, 'MB/s': smallMb / (cli / 1000), target: '< 300 ms (at most 1,200 ms)' },
     { case: '  of which: node start-up (node -e 0)', ms: nodeStart },
   );
-  if (BEFORE_ROOT !== undefined) {
-    const before = median(beforeTimes);
-    rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': smallMb / (before / 1000), ratio: before / cli });
-  }
+  if (before !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': smallMb / (before / 1000), ratio: before / cli });
 }
 
 async function wholeProcessCase(rows: Row[]): Promise<void> {
@@ -242,17 +233,22 @@ function syslogCase(rows: Row[]): void {
   cliCase(rows, path, 'syslog without levels');
 }
 
-/** `wisp log path` as a CLI process, and the --before build's, interleaved run by run: their medians. */
+/** `wisp log path` as a CLI process, and the --before build's, interleaved run by run: a row each. */
 function cliCase(rows: Row[], path: string, name: string): void {
+  const { ms, before } = interleaved(path, rounds(3));
+  rows.push({ case: `${name} ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
+  if (before !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: before, 'MB/s': mb(path) / (before / 1000), ratio: before / ms });
+}
+
+/** The median of `runs` runs of `wisp log path` as a CLI process, and of the --before build's, interleaved run by run. */
+function interleaved(path: string, runs: number): { ms: number; before: number | undefined } {
   const times: number[] = [];
   const before: number[] = [];
-  for (let i = 0; i < rounds(3); i++) {
+  for (let i = 0; i < runs; i++) {
     times.push(cliRun(path).ms);
     if (BEFORE_ROOT !== undefined) before.push(cliRun(path, [], BEFORE_ROOT).ms);
   }
-  const ms = median(times);
-  rows.push({ case: `${name} ${mb(path).toFixed(0)} MB, whole CLI process`, ms, 'MB/s': mb(path) / (ms / 1000) });
-  if (BEFORE_ROOT !== undefined) rows.push({ case: `  before: ${BEFORE_ROOT}, whole CLI process`, ms: median(before), 'MB/s': mb(path) / (median(before) / 1000), ratio: median(before) / ms });
+  return { ms: median(times), before: BEFORE_ROOT === undefined ? undefined : median(before) };
 }
 
 async function inProcessCases(rows: Row[]): Promise<void> {
