@@ -22,6 +22,7 @@ import { writeAssignments } from './group/assignments.js';
 import { mergeWordVariables, type WordMerge } from './group/word-variables.js';
 import { InputsMerger } from './merge/inputs-merger.js';
 import { mergePartialFiles, toPartialFile, type PartialFile } from './merge/partial-file.js';
+import type { FormatInfo } from './model/format.js';
 import type { LogPartial } from './model/partial.js';
 import type { CondenseResult, CrashInput, CrashResult, LogRead, LogResult } from './model/result.js';
 import type { LogState } from './model/state.js';
@@ -144,11 +145,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
       opts.tap?.(item.chunk);
       raw.see(item);
       if (lanes !== undefined && nativePassApplies(item.info)) return condenseChunkOnLanes(lanes, item.chunk, item.info);
-      const ready = pool.ready();
-      // Once every thread has a chunk and one waits, the next is condensed here.
-      if (ready !== undefined) return condenseChunkOn(pool.helps && ready.queued > 0 ? undefined : ready, item.chunk, item.info);
-      if (!pool.waits) return condenseChunkOn(undefined, item.chunk, item.info);
-      return pool.whenReady().then((p) => condenseChunkOn(p, item.chunk, item.info));
+      return pool.condense(item.chunk, item.info);
     },
     take: (item, partial) => {
       merger.take(item, partial);
@@ -183,13 +180,14 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
 }
 
 /**
- * A run's pool while it starts: `ready()` is the pool once one of its threads has loaded
- * the chunk condenser, else undefined (condense here). A pool that fails to start fails
- * the run at the next chunk, as it failed the run at its start before threads started early.
+ * A run's pool while it starts, and where each chunk is condensed (`condense`): on the
+ * threads once one of them has loaded the chunk condenser, else here. A pool that fails to
+ * start fails the run at the next chunk, as it failed the run at its start before threads
+ * started early.
  *
  * Condensing here while the threads load helps only where a core is left for this
  * thread: with a thread on every core, it takes the cores the threads load on (and warms
- * code this thread then leaves). There the chunks wait instead (`waits`, `whenReady`).
+ * code this thread then leaves). There the chunks wait instead (`#waits`).
  */
 class StartingPool {
   #pool: WorkerPool | undefined;
@@ -200,14 +198,14 @@ class StartingPool {
   readonly #threads: number;
   readonly #lent: WorkerPool | undefined;
   /** Chunks wait for the threads rather than be condensed here while they load. */
-  readonly waits: boolean;
+  readonly #waits: boolean;
   /** A core is left for this thread and the pool is the run's own: this thread condenses chunks too, while the threads are busy. */
-  readonly helps: boolean;
+  readonly #helps: boolean;
 
   /** Starts nothing yet: the first chunk that needs the threads starts them (where native lanes read every chunk, none does). */
   constructor(threads: number, lent: WorkerPool | undefined) {
-    this.waits = threads >= defaultThreadCount();
-    this.helps = !this.waits && lent === undefined;
+    this.#waits = threads >= defaultThreadCount();
+    this.#helps = !this.#waits && lent === undefined;
     this.#threads = threads;
     this.#lent = lent;
   }
@@ -232,18 +230,26 @@ class StartingPool {
     return this.#ready;
   }
 
-  ready(): WorkerPool | undefined {
+  /** The pool once a thread has loaded the chunk condenser, else undefined; throws as the start failed. */
+  #readyNow(): WorkerPool | undefined {
     void this.#start();
     if (this.#failed) throw this.#error;
     return this.#pool !== undefined && chunkThreadsReady(this.#pool) ? this.#pool : undefined;
   }
 
-  /** The pool once a thread has loaded the chunk condenser (undefined: no threads); rejects as the start failed. */
-  whenReady(): Promise<WorkerPool | undefined> {
-    return this.#start();
+  /**
+   * Condenses `chunk`: on the threads once one is ready, but here once every thread has a
+   * chunk and one waits (where this thread helps); while they load, here, or once one is
+   * ready (where chunks wait for them).
+   */
+  condense(chunk: Buffer, info: FormatInfo): Promise<LogPartial> {
+    const ready = this.#readyNow();
+    if (ready !== undefined) return condenseChunkOn(this.#helps && ready.queued > 0 ? undefined : ready, chunk, info);
+    if (!this.#waits) return condenseChunkOn(undefined, chunk, info);
+    return this.#start().then((p) => condenseChunkOn(p, chunk, info));
   }
 
-  /** Closes a pool of the run's own; one that failed to start has nothing to close (ready() reports it). */
+  /** Closes a pool of the run's own; one that failed to start has nothing to close (condense reports it). */
   async close(): Promise<void> {
     const started = await this.#started?.catch(() => undefined);
     await started?.close();
