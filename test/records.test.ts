@@ -671,3 +671,37 @@ test('chunks are re-cut at record starts; a chunk that starts one goes on whole,
     t.true(chunks.every((c) => /^\d{4}-\d\d-\d\d/.test(c.toString('latin1', 0, 10))), `chunkBytes ${chunkBytes}: every chunk starts with a record's header`);
   }
 });
+
+test('chunks joined at a record that spans them are joined in a slot, and the slots they were read into are free again', async (t) => {
+  const { recordChunks } = await import('../src/log/read/record-chunks.js');
+  const { lineChunks, slotBytesFor } = await import('../src/split/line-chunks.js');
+  const { Slots } = await import('../src/split/slots.js');
+  const { detectFormat } = await import('../src/log/read/detect.js');
+  const java = javaServiceLog(600);
+  const info = detectFormat(java.slice(0, 64 * 1024));
+  const chunkBytes = 4096;
+  const slots = new Slots(slotBytesFor(chunkBytes, 1024));
+  async function* source(): AsyncGenerator<{ info: typeof info; chunk: Buffer }> {
+    async function* bytes(): AsyncGenerator<Buffer> {
+      yield Buffer.from(java);
+    }
+    for await (const chunk of lineChunks(bytes(), { chunkBytes, maxLineBytes: 1024, slots })) yield { info, chunk };
+  }
+  const texts: string[] = [];
+  /** Chunks of a chunk's size or more that are no slot: a join made in fresh memory. */
+  const fresh: number[] = [];
+  for await (const { chunk } of recordChunks(source(), { cutRecords: 0 }, slots)) {
+    texts.push(chunk.toString('latin1'));
+    const inSlot = chunk.buffer instanceof SharedArrayBuffer && chunk.buffer.byteLength === slots.slotBytes;
+    // The lines after a chunk's last record start are copied (they are few); they go alone where the next chunk starts a record.
+    if (!inSlot && chunk.length >= chunkBytes) fresh.push(chunk.length);
+    // The taker's part, as the dispatcher does it once a chunk's result is taken.
+    slots.release(chunk.buffer);
+  }
+  t.is(texts.join(''), java);
+  t.true(texts.every((c) => /^\d{4}-\d\d-\d\d/.test(c)), 'every chunk starts with a record header');
+  t.deepEqual(fresh, [], 'every chunk of a chunk\'s size, joined or not, is a slot');
+  // Read one at a time, a chunk's slot comes back before the next is filled: a join that
+  // dropped the slots it copied would have made the reader take a new one each time.
+  t.true(slots.made <= 4, `${slots.made} slots made for ${texts.length} chunks`);
+});

@@ -96,7 +96,7 @@ export async function* readLogInputs(
       }
       const converted = arrays.length > 0 && arrays[arrays.length - 1]!.name === name;
       const chunks = lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(o.slots !== undefined ? { slots: o.slots } : {}) });
-      for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), facts.records)) {
+      for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), facts.records, o.slots)) {
         if (o.signal?.aborted) throw cancelledError('condense_log');
         yield { kind: 'chunk', input: i, info, chunk };
       }

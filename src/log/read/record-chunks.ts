@@ -1,3 +1,4 @@
+import type { Slots } from '../../split/slots.js';
 import type { FormatInfo } from '../model/format.js';
 import { RecordReader, type ReadLine } from '../parse/records.js';
 
@@ -26,6 +27,7 @@ export interface RecordChunkStats {
 export async function* recordChunks(
   chunks: AsyncIterable<{ info: FormatInfo; chunk: Buffer }>,
   stats: RecordChunkStats,
+  slots?: Slots,
 ): AsyncGenerator<{ info: FormatInfo; chunk: Buffer }> {
   let reader: RecordReader | undefined;
   let info: FormatInfo | undefined;
@@ -41,7 +43,7 @@ export async function* recordChunks(
   let wholeBefore: ReadLine | undefined;
   const flush = (extra?: Buffer): Buffer => {
     const parts = extra === undefined ? carry : [...carry, extra];
-    const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const out = parts.length === 1 ? parts[0]! : joined(parts, carryBytes + (extra?.length ?? 0), slots);
     carry = [];
     carryBytes = 0;
     return out;
@@ -105,6 +107,24 @@ export async function* recordChunks(
     }
   }
   if (carryBytes > 0 && info !== undefined) yield { info, chunk: flush() };
+}
+
+/**
+ * The parts of a chunk, one after the other in one buffer: a slot where they fit (fresh
+ * memory costs more to touch than the copy). Each part is then copied and held by nothing
+ * else, so the slot it was read into is free again: a record that spans chunks does not
+ * make the reader take new slots.
+ */
+function joined(parts: Buffer[], bytes: number, slots: Slots | undefined): Buffer {
+  if (slots === undefined) return Buffer.concat(parts, bytes);
+  const out = bytes <= slots.slotBytes ? Buffer.from(slots.acquire()).subarray(0, bytes) : Buffer.allocUnsafeSlow(bytes);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+    slots.release(part.buffer);
+  }
+  return out;
 }
 
 /**
