@@ -90,6 +90,34 @@ test('UTF-16 split anywhere between chunks, and leading NULs in chunks of their 
   t.deepEqual(notes, ['x.log is UTF-16 (little-endian): read decoded to UTF-8; its byte counts are of the decoded text', 'x.log starts with 3 NUL bytes: skipped, the text after them was read']);
 });
 
+test('a source that fills one buffer again and again is read right a byte at a time, and its first buffer goes on without a copy', async (t) => {
+  const { textBytes } = await import('../src/input/text-bytes.js');
+  const read = async (bytes: Buffer, size: number): Promise<{ text: string; first: Buffer | undefined; buffer: Buffer }> => {
+    // As a file is read: one buffer, filled anew for each read.
+    const buffer = Buffer.alloc(size);
+    async function* reused(): AsyncGenerator<Buffer> {
+      for (let at = 0; at < bytes.length; at += size) {
+        const n = bytes.copy(buffer, 0, at, at + size);
+        yield buffer.subarray(0, n);
+      }
+    }
+    // Each buffer is good until the next is asked for: what is read of it is copied.
+    const out: Buffer[] = [];
+    let first: Buffer | undefined;
+    for await (const b of textBytes(reused(), 'x.log', [])) {
+      first ??= b;
+      out.push(Buffer.from(b));
+    }
+    return { text: Buffer.concat(out).toString('utf8'), first, buffer };
+  };
+  const text = `ab ${TEXT}`;
+  t.is((await read(Buffer.from(text), 1)).text, text, 'the first byte waits for the second in a copy of its own');
+  t.is((await read(Buffer.concat([Buffer.alloc(2), Buffer.from(text)]), 1)).text, text);
+  const whole = await read(Buffer.from(text), 4096);
+  t.is(whole.text, text);
+  t.is(whole.first?.buffer, whole.buffer.buffer, 'a first buffer that holds two bytes is passed on as it came');
+});
+
 test('leading NUL bytes do not make a text log binary; the note counts them; NULs inside still do', async (t) => {
   const path = join(dir, 'preallocated.log');
   writeFileSync(path, Buffer.concat([Buffer.alloc(70_000), Buffer.from(TEXT)]));

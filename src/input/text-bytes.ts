@@ -13,7 +13,7 @@ const byteOrder = (b: Buffer): TextDecoder | undefined =>
 export async function* textBytes(chunks: AsyncIterable<Buffer>, name: string, notes: string[]): AsyncGenerator<Buffer> {
   let state: 'leading-nul' | 'byte-order' | 'utf-8' | 'utf-16' = 'leading-nul';
   let nulBytes = 0;
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let decoder: TextDecoder | undefined;
   for await (const chunk of chunks) {
     let b = chunk;
@@ -26,9 +26,14 @@ export async function* textBytes(chunks: AsyncIterable<Buffer>, name: string, no
       state = 'byte-order';
     }
     if (state === 'byte-order') {
-      // Two bytes tell a byte order mark; the first may come alone.
-      pending = Buffer.concat([pending, b]);
-      if (pending.length < 2) continue;
+      // Two bytes tell a byte order mark; the first may come alone, and is copied to wait
+      // (the source may fill its buffer again). A first buffer that holds both is read as
+      // it is: a copy of it would be a megabyte of fresh memory.
+      pending = pending.length === 0 ? b : Buffer.concat([pending, b]);
+      if (pending.length < 2) {
+        pending = Buffer.from(pending);
+        continue;
+      }
       b = pending;
       decoder = byteOrder(b);
       state = decoder === undefined ? 'utf-8' : 'utf-16';

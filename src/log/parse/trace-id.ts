@@ -25,12 +25,17 @@ export interface IdSpan {
 /** The first id after `key` in bytes [s, e) of buf; out.start is -1 when there is none. */
 export function findId(buf: Buffer, s: number, e: number, key: Buffer, out: IdSpan): IdSpan {
   out.start = -1;
-  // The key is looked for natively, in the line's bytes alone (most lines hold none).
-  const line = buf.subarray(s, e);
-  for (let at = line.indexOf(key); at >= 0; at = line.indexOf(key, at + 1)) {
+  // Looked for in the line's bytes alone, here: a view of the line for Buffer's search cost
+  // more than the search (it is made for every record of a log read here), and a search
+  // of the whole buffer from the line would run past it where the line holds no key.
+  const first = key[0]!;
+  const n = key.length;
+  next: for (let at = s, last = e - n; at <= last; at++) {
+    if (buf[at] !== first) continue;
+    for (let k = 1; k < n; k++) if (buf[at + k] !== key[k]) continue next;
     // The key must start a word: `trace`, not `backtrace`.
-    if (at > 0 && isAlnum(line[at - 1]!)) continue;
-    if (valueAfterKey(buf, s + at + key.length, e, out)) return out;
+    if (at > s && isAlnum(buf[at - 1]!)) continue;
+    if (valueAfterKey(buf, at + n, e, out)) return out;
   }
   return out;
 }
@@ -81,6 +86,8 @@ export function traceKeyOf(head: string): string | undefined {
   }
   const span: IdSpan = { start: -1, end: -1 };
   for (const key of KEYS) {
+    // Most keys are in no line of the head: one search of its text says so.
+    if (!head.includes(key)) continue;
     const k = Buffer.from(key);
     let found = 0;
     for (const [s, e] of lines) if (findId(bytes, s, e, k, span).start >= 0 && ++found >= 2) return key;
