@@ -133,3 +133,39 @@ test('the native search for trouble words finds one exactly where fromWords\'s f
   }
   t.true(found > 4_000 && found < 16_000, `${found} of 20000 hold one`);
 });
+
+test('a line skipped without a call for its first byte is one the C reader finds no header in (wisp_log_header_starts)', async (t) => {
+  const { HeaderReader, headerFlags } = await import('../src/log/parse/header-native.js');
+  const { HEADER_OUT } = await import('../src/log/parse/header-native.js');
+  const lib = nativeLibrary();
+  const words = levelWordsAddress();
+  const out = new Int32Array(new ArrayBuffer(4 * HEADER_OUT.words));
+  const { addressOf } = await import('../src/native/library.js');
+  const outAddress = addressOf(out);
+  const heads = ['2024-01-02 03:04:05 ERROR x', '<13>Jan  1 09:00:00 host x', '=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===', '[2024-01-02T03:04:05Z] WARN x', 'I0102 15:04:05.000000 1 x.go:1] x', 'E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app: x', 'Jul  1 09:29:02 host x', '24318:M 03 Dec 2026 15:58:08.399 # x', '  at f (x.js:1:2)', '\tat com.x.Y(Y.java:1)', 'goroutine 1 [running]:', ''];
+  const infos: FormatInfo[] = [
+    { format: 'timestamped', label: 'timestamped log', timestamped: true, leadingTabFields: 0 } as FormatInfo,
+    { format: 'timestamped', label: 'timestamped log', timestamped: true, leadingTabFields: 0, levelColumn: { token: 2, letters: false } } as FormatInfo,
+    { format: 'plain', label: 'plain text', timestamped: false, leadingTabFields: 0 } as FormatInfo,
+  ];
+  const rand = seededRandom(5);
+  let skippedHeaders = 0;
+  let headers = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const head = heads[Math.floor(rand() * heads.length)]!;
+    // A byte of any value at the header's place, or none; fields before it (gh run view's job and step).
+    const fields = rand() < 0.3 ? 'job\tstep\t' : '';
+    const first = rand() < 0.5 ? String.fromCharCode(Math.floor(rand() * 256)) : '';
+    const line = Buffer.from(fields + first + head.slice(rand() < 0.5 ? 1 : 0), 'latin1');
+    const info = infos[Math.floor(rand() * infos.length)]!;
+    const { flags, column } = headerFlags(info);
+    const fieldsEnd = fields.length;
+    const direct = lib.logHeader(words, line, line.length, 0, line.length, 0, fieldsEnd, flags, column, outAddress);
+    const read = new HeaderReader(info).read(line, 0, line.length, 0, fieldsEnd);
+    t.is(read, direct === 1, JSON.stringify(line.toString('latin1')));
+    if (direct === 1) headers++;
+    if (direct === 0 && line[fieldsEnd] !== undefined && !/[<=[A-Z0-9]/.test(String.fromCharCode(line[fieldsEnd]!))) skippedHeaders++;
+  }
+  t.true(headers > 2_000, `${headers} lines with a header`);
+  t.true(skippedHeaders > 2_000, `${skippedHeaders} lines skipped for their first byte`);
+});

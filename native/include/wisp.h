@@ -22,7 +22,7 @@
  */
 #define WISP_EXPORT __attribute__((visibility("default")))
 
-#define WISP_ABI_VERSION 6
+#define WISP_ABI_VERSION 7
 
 /* Result statuses. */
 #define WISP_OK 0
@@ -296,6 +296,9 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
  * error. flags: WISP_HEADER_FLAG_*; column: the level column's token index. With
  * WISP_HEADER_FLAG_LOGSHOW (and _TTL) or _COMPACT, the header is a row of `log show`'s
  * default or compact style instead, its message type the level.
+ * wisp_log_header_starts: out[c] (len 256) is 1 where byte c may begin a timestamped header
+ * at fields_end, 0 where wisp_log_header answers 0 for a line with c there (log show's rows
+ * aside): a caller may skip such a line without calling.
  * wisp_log_plain_level: the level a line without the input's header declares from `from`
  * (its <PRI> or glog letter, the level column where the input has no timestamps, a level
  * word), -1 for none, WISP_LEVEL_BAD_ARGUMENT for a bad argument.
@@ -327,6 +330,7 @@ WISP_EXPORT int32_t wisp_redact_screen_lines(int32_t *block, const uint8_t *buf,
 enum { WISP_HEADER_TIME_START = 0, WISP_HEADER_TIME_END, WISP_HEADER_MESSAGE, WISP_HEADER_LEVEL, WISP_HEADER_OUT };
 WISP_EXPORT int32_t wisp_log_header(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start,
                                     int32_t fields_end, int32_t flags, int32_t column, intptr_t out);
+WISP_EXPORT int32_t wisp_log_header_starts(uint8_t *out, int32_t len);
 WISP_EXPORT int32_t wisp_log_plain_level(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start,
                                          int32_t from, int32_t flags, int32_t column);
 WISP_EXPORT int32_t wisp_log_timestamp(const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t pos, intptr_t out);

@@ -672,9 +672,20 @@ static int compact_row(const uint8_t *p, int32_t n, int32_t *out) {
   return 1;
 }
 
+/*
+ * The bytes a timestamped header may begin with at fields_end: a syslog <PRI>, an Erlang
+ * report's `=`, a bracketed time, a glog or Ruby level letter or a named month (capitals),
+ * a time's digit. wisp_header_parse answers 0 at once for any other, and
+ * wisp_log_header_starts gives the same answer as a table, so that a caller that reads
+ * line by line need not call for a line that cannot hold a header (a stack frame's
+ * indentation): a form that begins otherwise must be added here.
+ */
+static int may_begin_header(int c) { return c == '<' || c == '=' || c == '[' || is_upper(c) || is_digit(c); }
+
 int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, int32_t *out) {
   if (flags & WISP_HEADER_FLAG_LOGSHOW) return logshow_row(w, p, n, (flags & WISP_HEADER_FLAG_LOGSHOW_TTL) != 0, out);
   if (flags & WISP_HEADER_FLAG_COMPACT) return compact_row(p, n, out);
+  if (!may_begin_header(at(p, n, fields_end))) return 0;
   int32_t i = fields_end;
   int32_t declared = pri_or_glog(w, p, n, i);
   if (declared != WISP_LEVEL_NONE) {
@@ -761,6 +772,12 @@ int32_t wisp_log_token_levels(intptr_t words, const uint8_t *buf, int32_t len, i
     o[WISP_LEVEL_TOKENS + k] = column_level(&w, p, a, b, 1) != WISP_LEVEL_NONE && column_word(p, a, b, &wa, &we) ? p[wa] : -1;
   }
   return k;
+}
+
+int32_t wisp_log_header_starts(uint8_t *out, int32_t len) {
+  if (out == 0 || len != 256) return -WISP_ERR_ARGUMENT;
+  for (int c = 0; c < 256; c++) out[c] = (uint8_t)may_begin_header(c);
+  return WISP_OK;
 }
 
 int32_t wisp_log_trouble(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end) {

@@ -11,7 +11,7 @@ import { packageFile } from '../paths.js';
 import { UNAVAILABLE } from './unavailable.js';
 
 /** Must equal WISP_ABI_VERSION in native/include/wisp.h. */
-export const ABI_VERSION = 6;
+export const ABI_VERSION = 7;
 
 export const Status = {
   Ok: 0,
@@ -49,6 +49,8 @@ export interface NativeLibrary {
   redactScreenLines: (block: number, buf: Uint8Array, len: number, start: number, end: number, out: Uint8Array, outLen: number) => number;
   /** wisp_log_header(words, buf, len, start, end, contentStart, fieldsEnd, flags, column, out): see src/log/parse/header-native.ts. */
   logHeader: (words: number, buf: Uint8Array, len: number, start: number, end: number, contentStart: number, fieldsEnd: number, flags: number, column: number, out: number) => number;
+  /** wisp_log_header_starts(out, 256): out[c] = 1 where byte c may begin a timestamped header. */
+  logHeaderStarts: (out: Uint8Array, len: number) => number;
   logPlainLevel: (words: number, buf: Uint8Array, len: number, start: number, end: number, contentStart: number, from: number, flags: number, column: number) => number;
   logTimestamp: (buf: Uint8Array, len: number, start: number, end: number, pos: number, out: number) => number;
   logStampFrom: (buf: Uint8Array, len: number, start: number, end: number, pos: number) => number;
@@ -127,6 +129,7 @@ export function nativeLibrary(): NativeLibrary {
     logHeader: lib.func(
       'int32_t wisp_log_header(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, intptr_t out)',
     ) as NativeLibrary['logHeader'],
+    logHeaderStarts: lib.func('int32_t wisp_log_header_starts(uint8_t *out, int32_t len)') as NativeLibrary['logHeaderStarts'],
     logPlainLevel: lib.func(
       'int32_t wisp_log_plain_level(intptr_t words, const uint8_t *buf, int32_t len, int32_t start, int32_t end, int32_t content_start, int32_t from, int32_t flags, int32_t column)',
     ) as NativeLibrary['logPlainLevel'],

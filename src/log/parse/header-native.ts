@@ -83,6 +83,18 @@ export function headerFlags(info: FormatInfo): { flags: number; column: number }
 
 const severityOf = (level: number): Severity | undefined => (level === NONE ? undefined : (level as Severity));
 
+let headerStarts: Uint8Array | undefined;
+
+/** The bytes a timestamped header may begin with (wisp_log_header_starts): built once per thread, by the C that reads headers. */
+function headerStartsTable(): Uint8Array {
+  if (headerStarts === undefined) {
+    const table = new Uint8Array(256);
+    if (nativeLibrary().logHeaderStarts(table, table.length) !== 0) throw new WispError('WISP_INTERNAL', 'the header reader refused to say which bytes begin a header');
+    headerStarts = table;
+  }
+  return headerStarts;
+}
+
 /**
  * Reads headers for one format: `read` a timestamped line's, `plainLevel` the level of a
  * line without one. Results are in the fields after `read`; one reader per parser.
@@ -100,15 +112,22 @@ export class HeaderReader {
   readonly #lib: NativeLibrary = nativeLibrary();
   readonly #flags: number;
   readonly #column: number;
+  /** Bytes a header may begin with at fieldsEnd; undefined for log show's rows, read from their own start. */
+  readonly #starts: Uint8Array | undefined;
 
   constructor(info: FormatInfo) {
     const { flags, column } = headerFlags(info);
     this.#flags = flags;
     this.#column = column;
+    this.#starts = flags & (HEADER_FLAG.logshow | HEADER_FLAG.compact) ? undefined : headerStartsTable();
   }
 
   /** Whether bytes [s, e) (a line's first bytes) hold a timestamped header, read after fieldsEnd. */
   read(buf: Uint8Array, s: number, e: number, contentStart: number, fieldsEnd: number): boolean {
+    // A line that cannot begin a header there (a stack frame's indentation, most lines
+    // under a record's head) is answered without a call: a call costs more than the read.
+    const at = s + fieldsEnd;
+    if (this.#starts !== undefined && (at >= e || this.#starts[buf[at]!] === 0)) return false;
     const found = this.#lib.logHeader(this.#words, buf, buf.length, s, e, contentStart, fieldsEnd, this.#flags, this.#column, this.#outAddress);
     if (found < 0) throw new WispError('WISP_INTERNAL', `the header reader refused bytes ${s}-${e} of a ${buf.length}-byte buffer`);
     if (found === 0) return false;
