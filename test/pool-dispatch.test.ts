@@ -6,11 +6,10 @@
 import test from 'ava';
 import { setTimeout as delay } from 'node:timers/promises';
 import { jsonLinesLog, mixedLog } from '../fixtures/logs.js';
-import { fileSource, textSource } from '../src/input/sources.js';
+import { textSource } from '../src/input/sources.js';
 import { chunkThreadsReady, warmChunkThreads } from '../src/log/chunk/threads.js';
 import { condenseLog } from '../src/log/index.js';
 import { WorkerPool } from '../src/pipeline/worker-pool.js';
-import { tempDir, writeTemp } from './helpers.js';
 
 const text = mixedLog(20_000);
 const CHUNK = 64 * 1024;
@@ -44,24 +43,4 @@ test('left to choose, a run of its own condenses chunks here and on a pool one t
   for (let seed = 1; Buffer.byteLength(json) < 5 * 1024 * 1024; seed++) json += jsonLinesLog(5_000, seed);
   const here = JSON.stringify(await condenseLog([textSource('app.jsonl', json)], { workers: 0, chunkBytes: CHUNK }));
   t.is(JSON.stringify(await condenseLog([textSource('app.jsonl', json)], { chunkBytes: CHUNK })), here);
-});
-
-// Serial: the other tests' runs use lanes too, and the count below is of this run's.
-test.serial('left to choose, an input too small for threads but of more than a chunk has its native work done on a lane, with the result of a run here', async (t) => {
-  const { nativeLanes } = await import('../src/log/chunk/native-chunk.js');
-  const { IN_PROCESS_BELOW_BYTES } = await import('../src/pipeline/worker-pool.js');
-  // A file: its size is known before it is read, and says the run needs no threads.
-  const dir = tempDir('lanes');
-  const path = writeTemp(dir, 'mixed.log', text);
-  t.true(Buffer.byteLength(text) < IN_PROCESS_BELOW_BYTES && Buffer.byteLength(text) > CHUNK);
-  const here = JSON.stringify(await condenseLog([fileSource(path)], { workers: 0, chunkBytes: CHUNK }));
-  const before = nativeLanes(1).runs;
-  t.is(JSON.stringify(await condenseLog([fileSource(path)], { chunkBytes: CHUNK })), here);
-  // Chunks joined where a record spans them are fewer than the input's size in chunks.
-  const chunks = Math.floor(Buffer.byteLength(text) / CHUNK);
-  t.true(nativeLanes(1).runs - before > chunks / 2, `${nativeLanes(1).runs - before} chunks on a lane of about ${chunks}`);
-  // Of a chunk or less, nothing is gained by a lane: the chunk is read here.
-  const runs = nativeLanes(1).runs;
-  await condenseLog([fileSource(writeTemp(dir, 'small.log', mixedLog(50)))], { chunkBytes: CHUNK });
-  t.is(nativeLanes(1).runs, runs);
 });

@@ -137,12 +137,8 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
   const raw = new RawLines(sources.length === 1 && opts.maxBytes === undefined);
   // Where the native pass reads a format, a chunk's native work runs on lanes beside this
   // thread and its other lines are read here: no worker thread has to start for it. A
-  // lent pool's threads are warm already: they take every chunk. An input too small for
-  // threads still gets a lane where it is more than a chunk (a lane starts nothing: it is
-  // one of libuv's threads): the next chunk's native work is done there while this thread
-  // reads the last one's other lines.
-  const laneCount = opts.pool !== undefined ? 0 : threads > 0 ? threads : opts.workers === 'auto' && knownTotal !== undefined && knownTotal > opts.chunkBytes ? 1 : 0;
-  const lanes = laneCount > 0 ? nativeLanes(laneCount) : undefined;
+  // lent pool's threads are warm already: they take every chunk.
+  const lanes = threads > 0 && opts.pool === undefined ? nativeLanes(threads) : undefined;
   await dispatchInOrder<LogItem, LogPartial>(items, {
     start: (item) => {
       if (item.kind !== 'chunk') return undefined;
@@ -155,7 +151,7 @@ async function readStarted(sources: LogSource[], opts: ResolvedLogOptions, known
       merger.take(item, partial);
       if (item.kind === 'chunk') slots.release(item.chunk.buffer);
     },
-    limit: Math.max(1, Math.max(threads, laneCount) * IN_FLIGHT_PER_THREAD),
+    limit: threads === 0 ? 1 : threads * IN_FLIGHT_PER_THREAD,
     signal: opts.signal,
     cancelled: () => cancelledError('condense_log'),
   });

@@ -143,8 +143,6 @@ export class NativeLanes {
   readonly #outputs: Output[] = [];
   /** Lanes not made yet: a lane's block is made when a chunk first needs one. */
   #unmade: number;
-  /** Chunks run on these lanes so far. */
-  runs = 0;
 
   constructor(count: number) {
     this.#unmade = count;
@@ -152,7 +150,6 @@ export class NativeLanes {
 
   /** Screens `buf` (and runs the native pass where `info` allows) on a lane. */
   async run(buf: Buffer, info: FormatInfo, maxLineBytes: number): Promise<LaneResult> {
-    this.runs++;
     if (this.#blocks.length === 0 && this.#unmade > 0) {
       this.#unmade--;
       const block = RULE_SET.scanner.blockCopy();
