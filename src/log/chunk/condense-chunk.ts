@@ -508,12 +508,14 @@ export function condenseScreened(buf: Buffer, info: FormatInfo, screen: Uint8Arr
     // record that names no warning or worse, which starts one there too: the reader starts
     // afresh there.
     const keys = nativeKeys(native);
+    // Each group's severity, read once: a chunk has hundreds of thousands of records and a few groups.
+    const severities = Array.from({ length: native.groups }, (_, g) => groupSeverity(native, g));
     const nativeRecords = (from: number, to: number): void => {
       const w = native.w;
       for (let r = from; r < to; r++) {
         const at = native.recordsAt + r * RECORD_WORDS;
         const g = w[at + 2]!;
-        sequence.record(keys[g]!, groupSeverity(native, g), last, w[at]!, w[at + 1]!);
+        sequence.record(keys[g]!, severities[g]!, last, w[at]!, w[at + 1]!);
         last = keys[g];
       }
     };
