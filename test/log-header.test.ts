@@ -6,11 +6,11 @@
  */
 import test from 'ava';
 import { detectLevelColumn } from '../src/log/parse/level-column.js';
-import { levelWordsAddress, matchTimestampAt, stampFrom, type TimestampMatch } from '../src/log/parse/header-native.js';
+import { HEADER_OUT, HeaderReader, headerFlags, levelWordsAddress, matchTimestampAt, stampFrom, type TimestampMatch } from '../src/log/parse/header-native.js';
 import { LineParser, PREFIX_BYTES } from '../src/log/parse/line-parser.js';
 import type { FormatInfo } from '../src/log/model/format.js';
 import { fromWords, Severity, TROUBLE_WORDS } from '../src/log/model/severity.js';
-import { nativeLibrary } from '../src/native/library.js';
+import { addressOf, nativeLibrary } from '../src/native/library.js';
 import { seededRandom } from '../fixtures/random.js';
 
 const stamp = (line: string, pos = 0): string | undefined => {
@@ -134,13 +134,10 @@ test('the native search for trouble words finds one exactly where fromWords\'s f
   t.true(found > 4_000 && found < 16_000, `${found} of 20000 hold one`);
 });
 
-test('a line skipped without a call for its first byte is one the C reader finds no header in (wisp_log_header_starts)', async (t) => {
-  const { HeaderReader, headerFlags } = await import('../src/log/parse/header-native.js');
-  const { HEADER_OUT } = await import('../src/log/parse/header-native.js');
+test('a line skipped without a call for its first byte is one the C reader finds no header in (wisp_log_header_starts)', (t) => {
   const lib = nativeLibrary();
   const words = levelWordsAddress();
   const out = new Int32Array(new ArrayBuffer(4 * HEADER_OUT.words));
-  const { addressOf } = await import('../src/native/library.js');
   const outAddress = addressOf(out);
   const heads = ['2024-01-02 03:04:05 ERROR x', '<13>Jan  1 09:00:00 host x', '=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===', '[2024-01-02T03:04:05Z] WARN x', 'I0102 15:04:05.000000 1 x.go:1] x', 'E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app: x', 'Jul  1 09:29:02 host x', '24318:M 03 Dec 2026 15:58:08.399 # x', '  at f (x.js:1:2)', '\tat com.x.Y(Y.java:1)', 'goroutine 1 [running]:', ''];
   const infos: FormatInfo[] = [
@@ -161,9 +158,14 @@ test('a line skipped without a call for its first byte is one the C reader finds
     const { flags, column } = headerFlags(info);
     const fieldsEnd = fields.length;
     const direct = lib.logHeader(words, line, line.length, 0, line.length, 0, fieldsEnd, flags, column, outAddress);
-    const read = new HeaderReader(info).read(line, 0, line.length, 0, fieldsEnd);
+    const reader = new HeaderReader(info);
+    const read = reader.read(line, 0, line.length, 0, fieldsEnd);
     t.is(read, direct === 1, JSON.stringify(line.toString('latin1')));
-    if (direct === 1) headers++;
+    // `out` is read here, which also keeps its memory alive while C writes to it by address.
+    if (direct === 1) {
+      headers++;
+      t.deepEqual([reader.timeStart, reader.timeEnd, reader.message], [out[HEADER_OUT.timeStart], out[HEADER_OUT.timeEnd], out[HEADER_OUT.message]]);
+    }
     if (direct === 0 && line[fieldsEnd] !== undefined && !/[<=[A-Z0-9]/.test(String.fromCharCode(line[fieldsEnd]!))) skippedHeaders++;
   }
   t.true(headers > 2_000, `${headers} lines with a header`);
