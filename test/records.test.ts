@@ -19,7 +19,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -30,6 +30,36 @@ test('real tools\' outputs, one after another: the same records for any worker c
   ]) {
     t.is(JSON.stringify(await condense(text, options)), reference, JSON.stringify(options));
   }
+});
+
+test('an exception that ends a trace printed into another thread\'s routine record is an error record of its own; under a warning or a Java exception line it stays', async (t) => {
+  const head = (n: number, level: string, message: string): string => `2026-12-06 02:06:25,8${n}0 [worker-${n}] ${level} ${message}`;
+  // Python's threading excepthook printed in pieces: the frames and the exception land under another thread's INFO line.
+  const interleaved = [
+    head(1, 'INFO', 'validated cart for order 110'),
+    'Traceback (most recent call last):',
+    head(2, 'INFO', 'reserved stock for order 211'),
+    '  File "/srv/shop.py", line 24, in worker',
+    '    total = sum(PRICES[item] for item in BASKET)',
+    "KeyError: 'banana'",
+    head(3, 'INFO', 'charged card for order 312'),
+  ].join('\n');
+  const r = await condense(`${interleaved}\n`);
+  const error = find(r, "KeyError: 'banana'");
+  t.is(error?.severity, 'error');
+  t.is(error?.count, 1);
+  t.is(r.groups[0]!.severity, 'error');
+  // A warning's or an error's trace is its own, the exception included: it names the warning's root.
+  const warned = await condense(`${interleaved.replace('[worker-2] INFO', '[worker-2] WARNING')}\n`);
+  const headed = (r: typeof warned, start: string) => r.groups.filter((g) => g.template.startsWith(start));
+  t.deepEqual(headed(warned, 'KeyError'), [], 'no record of its own under a warning');
+  t.is(find(warned, "KeyError: 'banana'")?.severity, 'warning');
+  // Java prints the exception before its frames: under an INFO line that announces it, it is that record's, as before.
+  const java = await condense(
+    [head(1, 'INFO', 'retrying after:'), 'java.lang.IllegalStateException: pool closed', '\tat com.shop.Pool.take(Pool.java:41)', head(2, 'INFO', 'done')].join('\n') + '\n',
+  );
+  t.deepEqual(headed(java, 'java.lang'), []);
+  t.is(find(java, 'IllegalStateException')?.severity, 'info');
 });
 
 test('a failed step\'s report shows the line printed just before it, the step\'s last word, whatever its level; in text and JSON', async (t) => {

@@ -115,6 +115,8 @@ export class RecordReader {
   #errorHead = '';
   /** The open record is a trace that holds a diff (a line of one continued it): its next diff lines continue it too (isDiffLine). */
   #diff = false;
+  /** The open record's head is a header line that declared a routine level (below a warning). */
+  #routineHead = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -127,6 +129,7 @@ export class RecordReader {
     this.#headerOnly = false;
     this.#diff = false;
     this.#errorHead = '';
+    this.#routineHead = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -192,6 +195,7 @@ export class RecordReader {
       this.#headerSeverity = this.parser.severity;
       this.#diff = false;
       this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
+      this.#routineHead = this.isHeader && this.parser.declared && this.parser.severity > Severity.Warning;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
@@ -270,6 +274,11 @@ export class RecordReader {
     if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
+      // Where threads share a stream, a trace printed in pieces ends under another thread's
+      // routine line (Python's `Exception in thread`: its frames, then `KeyError: ...`, among
+      // INFO lines). A routine record's head says it logged no exception: the exception that
+      // ends the trace in it is the error it is, a record of its own.
+      if (afterTrace && this.#trace && this.#routineHead) return LineClass.Start;
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
     if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
