@@ -10,7 +10,7 @@ import { condenseLog } from '../src/log/index.js';
 import { renderLogText } from '../src/log/render/log-text.js';
 import { fileSource } from '../src/input/sources.js';
 import { ips309Crash } from '../fixtures/crash.js';
-import { javaServiceLog, mixedLog } from '../fixtures/logs.js';
+import { javaServiceLog, mixedLog, plainSyslog } from '../fixtures/logs.js';
 import { seededRandom } from '../fixtures/random.js';
 import { ROOT, tempDir, writeTemp } from './helpers.js';
 import { asLog, condense, find } from './condense-helpers.js';
@@ -734,4 +734,11 @@ test('chunks joined at a record that spans them are joined in a slot, and the sl
   // Read one at a time, a chunk's slot comes back before the next is filled: a join that
   // dropped the slots it copied would have made the reader take a new one each time.
   t.true(slots.made <= 4, `${slots.made} slots made for ${texts.length} chunks`);
+});
+
+test('a BSD syslog is labelled syslog; java.util.logging, whose time also begins with a month\'s name, a timestamped log', async (t) => {
+  const { detectFormat } = await import('../src/log/read/detect.js');
+  t.is(detectFormat(real('java-jul.log').slice(0, 64 * 1024)).label, 'timestamped log');
+  t.is(detectFormat(plainSyslog(200).slice(0, 64 * 1024)).label, 'syslog');
+  t.is(detectFormat('Jun  4 08:00:01 host cron[12]: job started\nJun 14 08:00:02 host cron[12]: job done\n').label, 'syslog');
 });

@@ -23,6 +23,9 @@ const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
  * without a timestamp continue a record? does log show's TTL column exist?) must not
  * depend on where chunks fall, so they are made once, here.
  */
+/** A BSD syslog time, `Dec  6 02:00:13` (java.util.logging's `Dec 06, 2026 1:59:18 AM` also begins with a month's name). */
+const BSD_STAMP = /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d/;
+
 export function detectFormat(head: string): FormatInfo {
   // The last piece may be a cut line unless the head is the whole input; detection copes.
   const lines = head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES);
@@ -157,7 +160,7 @@ function detectLayout(lines: readonly string[], named: boolean): FormatInfo {
     if (line.charCodeAt(0) === 60) pos = Math.max(0, line.indexOf('>') + 1);
     if (matchTimestampAt(line, pos, m)) {
       stamped++;
-      if (/^[A-Z][a-z]{2} /.test(line.slice(m.start))) bsd++;
+      if (BSD_STAMP.test(line.slice(m.start, m.start + 16))) bsd++;
     }
   }
   if (nonEmpty === 0) return PLAIN;
