@@ -14,12 +14,13 @@ import { javaServiceLog, mixedLog, plainSyslog } from '../fixtures/logs.js';
 import { seededRandom } from '../fixtures/random.js';
 import { ROOT, tempDir, writeTemp } from './helpers.js';
 import { asLog, condense, find } from './condense-helpers.js';
+import type { LogResult } from '../src/log/model/result.js';
 
 const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -60,6 +61,21 @@ test('an exception that ends a trace printed into another thread\'s routine reco
   );
   t.deepEqual(headed(java, 'java.lang'), []);
   t.is(find(java, 'IllegalStateException')?.severity, 'info');
+});
+
+test('frames right under a routine line are a trace of their own (another thread\'s, its head printed elsewhere); under a warning or a line that announces them they stay its', async (t) => {
+  const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
+  const trace = ['\tat Consumers$Schema.resolve(Consumers.java:50)', '\t... 3 more', 'Caused by: java.net.UnknownHostException: registry: Name or service not known', '\tat Consumers$Schema.fetch(Consumers.java:54)'];
+  const log = (head: string): string => [line(1, 'INFO ', 'acked message offset=3'), head, ...trace, line(3, 'INFO ', 'acked message offset=4')].join('\n') + '\n';
+  const under = (r: LogResult) => r.groups.find((g) => g.template.includes('UnknownHostException'));
+  const routine = await condense(log(line(2, 'DEBUG', 'deserialized OrderCreated v3 payload of 88 bytes')));
+  t.is(under(routine)?.severity, 'error');
+  t.is(under(routine)?.lines, trace.length);
+  t.is(find(routine, 'deserialized')?.lines, 1, 'the routine line is a record of one line');
+  const warned = await condense(log(line(2, 'WARN ', 'retrying transient error on partition 3')));
+  t.is(under(warned)?.severity, 'warning');
+  const announced = await condense(log(line(2, 'DEBUG', 'stack of the last failure:')));
+  t.is(under(announced)?.severity, 'debug');
 });
 
 test('a failed step\'s report shows the line printed just before it, the step\'s last word, whatever its level; in text and JSON', async (t) => {

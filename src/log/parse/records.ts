@@ -264,6 +264,12 @@ export class RecordReader {
   }
 
   #classify(shape: number, indent: number): LineClass {
+    // A frame right under a routine header line (one that declared a level below a warning
+    // and announced nothing) is no part of it: every runtime prints an exception's own line
+    // before its frames. Where a program's streams are interleaved (stdout and stderr into
+    // one file), another thread's uncaught exception's frames and causes land under the line
+    // printed before them: they are a trace of their own.
+    if (shape & Shape.Frame && this.#headerOnly && this.#routineHead && !this.#beforeAnnounces) return LineClass.Start;
     if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
     if (followsRequiredFromHere(shape, this.#beforeText)) {
       this.explainsContext = true;
