@@ -453,6 +453,41 @@ test('test runners\' failure markers rank as errors and first; a frame never out
   }
 });
 
+test('JSON logs: the root cause under a record\'s error is shown with it: the end of err.cause, a chained traceback\'s first exception, a Java stack\'s last Caused by', async (t) => {
+  const pino = JSON.stringify({
+    level: 50,
+    time: 1764600031174,
+    msg: 'settlement failed',
+    err: {
+      type: 'Error',
+      message: 'settlement batch 4412 aborted',
+      stack: 'Error: settlement batch 4412 aborted\n    at settle (/srv/pay.js:8:61)',
+      cause: { type: 'RetryError', message: 'gave up after 3 tries', cause: { type: 'DbError', message: 'connect ECONNREFUSED 10.4.2.17:5432', code: 'ECONNREFUSED' } },
+    },
+  });
+  const chained = [
+    'Traceback (most recent call last):',
+    '  File "/srv/store.py", line 9, in get_session',
+    '    return redis.get(key)',
+    'ConnectionRefusedError: [Errno 111] Connection refused',
+    '',
+    'The above exception was the direct cause of the following exception:',
+    '',
+    'Traceback (most recent call last):',
+    '  File "/srv/app.py", line 30, in handle',
+    '    session = get_session(uid)',
+    'RuntimeError: session store unavailable',
+  ].join('\n');
+  const structlog = JSON.stringify({ event: 'request failed', level: 'error', exception: chained });
+  const java = JSON.stringify({ message: 'import failed', level: 'ERROR', exception: 'java.lang.IllegalStateException: import aborted\n\tat a.B.c(B.java:3)\nCaused by: java.io.IOException: disk quota exceeded\n\tat a.B.d(B.java:9)' });
+  const plain = JSON.stringify({ level: 50, msg: 'no cause', err: { type: 'TypeError', message: 'x is undefined' } });
+  const r = await condense(`${pino}\n${structlog}\n${java}\n${plain}\n`);
+  t.deepEqual(find(r, 'settlement failed')!.exampleMore.slice(0, 2), ['Error: settlement batch 4412 aborted', 'caused by: DbError: connect ECONNREFUSED 10.4.2.17:5432']);
+  t.deepEqual(find(r, 'request failed')!.exampleMore.slice(0, 2), ['RuntimeError: session store unavailable', 'caused by: ConnectionRefusedError: [Errno 111] Connection refused']);
+  t.deepEqual(find(r, 'import failed')!.exampleMore.slice(0, 2), ['java.lang.IllegalStateException: import aborted', 'caused by: java.io.IOException: disk quota exceeded']);
+  t.false(find(r, 'no cause')!.exampleMore.some((l) => l.startsWith('caused by:')), 'an error without a cause names none');
+});
+
 test('JSON logs: the error a record carries is part of its group; epoch times are shown as ISO times', async (t) => {
   const line = (err: Record<string, string>, time: number): string => JSON.stringify({ level: 50, time, msg: 'request errored', err });
   const text = [

@@ -761,9 +761,12 @@ class GroupTable {
     if (root !== undefined) template += ` | ${this.#rootText(root)}`;
     const shown = r.shownLines();
     const moreLines = r.lines - 1 - shown.length;
-    // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts away.
+    // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts
+    // away, and the root cause under it where the error's line does not name it (`err.cause`).
     if (again.jsonError !== '') {
-      shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...ownFramesIn(again.jsonStack()).map((f) => clip(f, MAX_CONTINUATION_CHARS)));
+      const cause = again.jsonCause();
+      const causes = cause !== '' && cause !== again.jsonError ? [clip(`caused by: ${cause}`, MAX_CONTINUATION_CHARS)] : [];
+      shown.unshift(clip(again.jsonError, MAX_CONTINUATION_CHARS), ...causes, ...ownFramesIn(again.jsonStack()).map((f) => clip(f, MAX_CONTINUATION_CHARS)));
     }
     const g: GroupStat = {
       key: `${severity}:${key}`,

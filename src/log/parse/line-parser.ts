@@ -68,6 +68,11 @@ export class LineParser {
     return this.#errorRecord === undefined ? '' : stackOf(this.#errorRecord);
   }
 
+  /** The root cause under the error the last JSON record carried, where its error's line does not name it ('' for none): see causeOf. */
+  jsonCause(): string {
+    return this.#errorRecord === undefined ? '' : causeOf(this.#errorRecord);
+  }
+
   /** Does bytes [s, e) of buf carry a record header? If so, it is parsed. */
   header(buf: Buffer, s: number, e: number, prefix: string): boolean {
     this.jsonError = '';
@@ -255,22 +260,60 @@ function timeOf(o: Record<string, unknown>): string {
   return '';
 }
 
-/** The error a JSON record carries, as `Type: message`, or '' when it carries none. */
-function errorOf(o: Record<string, unknown>): string {
+/** An error object's `Type: message`, or undefined where it names neither. */
+function named(e: Record<string, unknown>): string | undefined {
+  const type = [e.type, e.name, e.class, e.kind, e.code].find((x): x is string => typeof x === 'string' && x !== '');
+  const message = [e.message, e.msg, e.reason].find((x): x is string => typeof x === 'string' && x !== '');
+  return type !== undefined || message !== undefined ? firstLine([type, message].filter((x) => x !== undefined).join(': ')) : undefined;
+}
+
+/** The field that holds a JSON record's error (ERROR_KEYS' first that says something), or undefined. */
+function errorField(o: Record<string, unknown>): string | Record<string, unknown> | undefined {
   for (const k of ERROR_KEYS) {
     const v = o[k];
-    if (typeof v === 'string' && v !== '') return firstLine(v);
+    if (typeof v === 'string' && v !== '') return v;
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       const e = v as Record<string, unknown>;
-      const type = [e.type, e.name, e.class, e.kind, e.code].find((x): x is string => typeof x === 'string' && x !== '');
-      const message = [e.message, e.msg, e.reason].find((x): x is string => typeof x === 'string' && x !== '');
-      if (type !== undefined || message !== undefined) return firstLine([type, message].filter((x) => x !== undefined).join(': '));
-      if (typeof e.stack === 'string') return firstLine(e.stack);
+      if (named(e) !== undefined || typeof e.stack === 'string') return e;
     }
   }
+  return undefined;
+}
+
+/** The error a JSON record carries, as `Type: message`, or '' when it carries none. */
+function errorOf(o: Record<string, unknown>): string {
+  const v = errorField(o);
+  if (typeof v === 'string') return firstLine(v);
+  if (v !== undefined) return named(v) ?? firstLine(v.stack as string);
   const type = o['error.type'] ?? o['exception.type'];
   const message = o['error.message'] ?? o['exception.message'];
   if (typeof type === 'string' || typeof message === 'string') return firstLine([type, message].filter((x) => typeof x === 'string').join(': '));
+  return '';
+}
+
+/** Python's lines between a chained traceback's parts: the exception before the first is the one the others were raised from. */
+const CHAIN_MARKER = /\n(?:The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)\n/;
+
+/**
+ * The root cause under a JSON record's error, as `Type: message`, where the error's own
+ * line does not name it: the last of an error object's `cause` chain (Node's and pino's
+ * `err.cause`), or in a traceback held as text (structlog's `exception`), the exception
+ * before Python's first chain marker, or a Java stack's last `Caused by:`. '' for none.
+ */
+function causeOf(o: Record<string, unknown>): string {
+  const v = errorField(o);
+  if (v === undefined) return '';
+  let text = typeof v === 'string' ? v : '';
+  if (typeof v !== 'string') {
+    let deepest: Record<string, unknown> | undefined;
+    for (let e = v, depth = 0; depth < 16 && e.cause !== null && typeof e.cause === 'object' && !Array.isArray(e.cause); depth++) deepest = e = e.cause as Record<string, unknown>;
+    if (deepest !== undefined) return named(deepest) ?? (typeof deepest.stack === 'string' ? firstLine(deepest.stack) : '');
+    if (typeof v.stack === 'string') text = v.stack;
+  }
+  const marker = CHAIN_MARKER.exec(text);
+  if (marker !== null) return firstLine(`Traceback:\n${text.slice(0, marker.index)}`);
+  const causedBy = text.lastIndexOf('\nCaused by: ');
+  if (causedBy >= 0) return firstLine(text.slice(causedBy + 12));
   return '';
 }
 
