@@ -17,15 +17,14 @@ const GH_MARKER = /##\[(?:group|endgroup|error|warning|notice|debug|section|comm
 // `gh run view --log`: job<TAB>step<TAB>, then a timestamp, or nothing where a message continues.
 const GH_RUN_VIEW_PREFIX = /^[^\t]+\t[^\t]*\t/;
 const GH_RUN_VIEW = /^[^\t]+\t[^\t]*\t\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
+/** A BSD syslog time, `Dec  6 02:00:13` (java.util.logging's `Dec 06, 2026 1:59:18 AM` also begins with a month's name). */
+const BSD_STAMP = /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d/;
 
 /**
  * Decides an input's format from its first lines. Whole-file decisions (does a line
  * without a timestamp continue a record? does log show's TTL column exist?) must not
  * depend on where chunks fall, so they are made once, here.
  */
-/** A BSD syslog time, `Dec  6 02:00:13` (java.util.logging's `Dec 06, 2026 1:59:18 AM` also begins with a month's name). */
-const BSD_STAMP = /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d/;
-
 export function detectFormat(head: string): FormatInfo {
   // The last piece may be a cut line unless the head is the whole input; detection copes.
   const lines = head.split('\n', DETECT_LINES + 1).slice(0, DETECT_LINES);
