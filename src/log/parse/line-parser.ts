@@ -311,6 +311,7 @@ function causeOf(o: Record<string, unknown>): string {
     if (typeof v.stack === 'string') text = v.stack;
   }
   const marker = CHAIN_MARKER.exec(text);
+  // Under a line that announces it, firstLine reads a traceback's part for the exception it ends with.
   if (marker !== null) return firstLine(`Traceback:\n${text.slice(0, marker.index)}`);
   const causedBy = text.lastIndexOf('\nCaused by: ');
   if (causedBy >= 0) return firstLine(text.slice(causedBy + 12));
