@@ -63,19 +63,23 @@ test('an exception that ends a trace printed into another thread\'s routine reco
   t.is(find(java, 'IllegalStateException')?.severity, 'info');
 });
 
-test('frames right under a routine line are a trace of their own (another thread\'s, its head printed elsewhere); under a warning or a line that announces them they stay its', async (t) => {
+test('a chained cause in a routine record that holds no exception of its own is another thread\'s: an error record of its own; where the record holds its exception, or under a warning, it stays', async (t) => {
   const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
+  // The JVM's stderr between other threads' stdout lines: frames, then the causes, under a DEBUG line.
   const trace = ['\tat Consumers$Schema.resolve(Consumers.java:50)', '\t... 3 more', 'Caused by: java.net.UnknownHostException: registry: Name or service not known', '\tat Consumers$Schema.fetch(Consumers.java:54)'];
-  const log = (head: string): string => [line(1, 'INFO ', 'acked message offset=3'), head, ...trace, line(3, 'INFO ', 'acked message offset=4')].join('\n') + '\n';
-  const under = (r: LogResult) => r.groups.find((g) => g.template.includes('UnknownHostException'));
+  const log = (head: string, own: string[] = []): string => [line(1, 'INFO ', 'acked message offset=3'), head, ...own, ...trace, line(3, 'INFO ', 'acked message offset=4')].join('\n') + '\n';
+  const cause = (r: LogResult) => r.groups.find((g) => g.template.includes('UnknownHostException'));
   const routine = await condense(log(line(2, 'DEBUG', 'deserialized OrderCreated v3 payload of 88 bytes')));
-  t.is(under(routine)?.severity, 'error');
-  t.is(under(routine)?.lines, trace.length);
-  t.is(find(routine, 'deserialized')?.lines, 1, 'the routine line is a record of one line');
+  t.is(cause(routine)?.severity, 'error');
+  t.true(cause(routine)!.template.startsWith('Caused by: java.net.UnknownHostException'), cause(routine)!.template);
+  t.is(cause(routine)?.lines, 2, 'the cause and its frame');
+  t.is(find(routine, 'deserialized')?.lines, 3, 'the frames before the cause stay with the line they fell under');
+  // The record's own exception, logged with it (`... failed:` announces it): its causes are its own.
+  const own = await condense(log(line(2, 'DEBUG', 'decode failed:'), ['java.lang.IllegalStateException: bad payload']));
+  t.is(cause(own)?.severity, 'debug');
+  t.false(own.groups.some((g) => g.template.startsWith('Caused by')));
   const warned = await condense(log(line(2, 'WARN ', 'retrying transient error on partition 3')));
-  t.is(under(warned)?.severity, 'warning');
-  const announced = await condense(log(line(2, 'DEBUG', 'stack of the last failure:')));
-  t.is(under(announced)?.severity, 'debug');
+  t.is(cause(warned)?.severity, 'warning');
 });
 
 test('a failed step\'s report shows the line printed just before it, the step\'s last word, whatever its level; in text and JSON', async (t) => {

@@ -58,6 +58,8 @@ function indentOfText(prefix: string, lineBytes: number): number {
 const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail | Shape.Excerpt;
 /** Shapes whose class depends on the record they would join: never a place to cut. */
 const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Report | Shape.Closer;
+/** Lines that say a record holds an exception of its own. */
+const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
 /**
  * One line as it is read: redacted first when it may hold a secret, so that nothing is
@@ -117,6 +119,8 @@ export class RecordReader {
   #diff = false;
   /** The open record's head is a header line that declared a routine level (below a warning). */
   #routineHead = false;
+  /** The open record holds an exception of its own: a traceback, an exception's line or a chained cause. */
+  #ownException = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -130,6 +134,7 @@ export class RecordReader {
     this.#diff = false;
     this.#errorHead = '';
     this.#routineHead = false;
+    this.#ownException = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -181,6 +186,8 @@ export class RecordReader {
       cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
+        // A chained cause that starts a record (another thread's, see #classify) is the error it names.
+        else if (shape & Shape.Cause) this.opener = Severity.Error;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
     }
@@ -196,10 +203,12 @@ export class RecordReader {
       this.#diff = false;
       this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
       this.#routineHead = this.isHeader && this.parser.declared && this.parser.severity > Severity.Warning;
+      this.#ownException = (this.shape.shape & OWN_EXCEPTION) !== 0;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
+      if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
@@ -264,12 +273,12 @@ export class RecordReader {
   }
 
   #classify(shape: number, indent: number): LineClass {
-    // A frame right under a routine header line (one that declared a level below a warning
-    // and announced nothing) is no part of it: every runtime prints an exception's own line
-    // before its frames. Where a program's streams are interleaved (stdout and stderr into
-    // one file), another thread's uncaught exception's frames and causes land under the line
-    // printed before them: they are a trace of their own.
-    if (shape & Shape.Frame && this.#headerOnly && this.#routineHead && !this.#beforeAnnounces) return LineClass.Start;
+    // A chained cause in a routine record that holds no exception of its own is another
+    // thread's: every runtime prints an exception's own line before its frames and causes.
+    // Where a program's streams are interleaved (stdout and stderr into one file), an
+    // uncaught exception's frames and `Caused by:` lines land under the lines printed before
+    // them; the cause starts a record of its own, the error it names.
+    if (shape & Shape.Cause && this.#routineHead && !this.#ownException) return LineClass.Start;
     if (shape & ALWAYS_CONTINUES) return LineClass.Continue;
     if (followsRequiredFromHere(shape, this.#beforeText)) {
       this.explainsContext = true;
