@@ -291,9 +291,9 @@ export class RecordReader {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       // Where threads share a stream, a trace printed in pieces ends under another thread's
       // routine line (Python's `Exception in thread`: its frames, then `KeyError: ...`, among
-      // INFO lines). A routine record's head says it logged no exception: the exception that
-      // ends the trace in it is the error it is, a record of its own.
-      if (afterTrace && this.#trace && this.#routineHead) return LineClass.Start;
+      // INFO lines). A routine record that holds no exception of its own did not log it: the
+      // exception that ends the trace in it is the error it is, a record of its own.
+      if (afterTrace && this.#trace && this.#routineHead && !this.#ownException) return LineClass.Start;
       return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
     }
     if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
