@@ -39,14 +39,11 @@ async function timeIn(dist: string, input: string, rounds: number): Promise<Timi
   const { screenLines } = await mod('src/redact/screen.js');
   const { nativePass } = await mod('src/log/chunk/native-chunk.js');
   const { condenseScreened } = await mod('src/log/chunk/condense-chunk.js');
+  const { lineChunks, countLines } = await mod('src/split/line-chunks.js');
   const all = readFileSync(input);
+  // Chunks as a run cuts them, each a buffer of its own.
   const chunks: Buffer[] = [];
-  for (let at = 0; at < all.length; ) {
-    let end = all.indexOf(10, Math.min(all.length - 1, at + CHUNK));
-    if (end < 0) end = all.length - 1;
-    chunks.push(Buffer.from(all.subarray(at, end + 1)));
-    at = end + 1;
-  }
+  for await (const chunk of lineChunks!([all], { chunkBytes: CHUNK }) as AsyncIterable<Buffer>) chunks.push(chunk);
   const info = detectFormat!(all.subarray(0, 65536).toString('latin1'));
   const screens = chunks.map((c) => screenLines!(c, 0, c.length));
   const times: number[] = [];
@@ -62,9 +59,7 @@ async function timeIn(dist: string, input: string, rounds: number): Promise<Timi
     times.push(ms);
   }
   const warm = times.slice(1).sort((a, b) => a - b);
-  let lines = 0;
-  for (let at = all.indexOf(10); at >= 0; at = all.indexOf(10, at + 1)) lines++;
-  return { lines, cold: times[0]!, warm: warm[Math.floor(warm.length / 2)] ?? times[0]! };
+  return { lines: countLines!(all) as number, cold: times[0]!, warm: warm[Math.floor(warm.length / 2)] ?? times[0]! };
 }
 
 if (values.child !== undefined) {
