@@ -303,13 +303,12 @@ const CHAIN_MARKER = /\n(?:The above exception was the direct cause of the follo
 function causeOf(o: Record<string, unknown>): string {
   const v = errorField(o);
   if (v === undefined) return '';
-  let text = typeof v === 'string' ? v : '';
   if (typeof v !== 'string') {
     let deepest: Record<string, unknown> | undefined;
     for (let e = v, depth = 0; depth < 16 && e.cause !== null && typeof e.cause === 'object' && !Array.isArray(e.cause); depth++) deepest = e = e.cause as Record<string, unknown>;
     if (deepest !== undefined) return named(deepest) ?? (typeof deepest.stack === 'string' ? firstLine(deepest.stack) : '');
-    if (typeof v.stack === 'string') text = v.stack;
   }
+  const text = typeof v === 'string' ? v : typeof v.stack === 'string' ? v.stack : '';
   const marker = CHAIN_MARKER.exec(text);
   // Under a line that announces it, firstLine reads a traceback's part for the exception it ends with.
   if (marker !== null) return firstLine(`Traceback:\n${text.slice(0, marker.index)}`);
