@@ -490,6 +490,11 @@ test('JSON logs: the root cause under a record\'s error is shown with it: the en
   t.deepEqual(find(r, 'request failed')!.exampleMore.slice(0, 2), ['RuntimeError: session store unavailable', 'caused by: ConnectionRefusedError: [Errno 111] Connection refused']);
   t.deepEqual(find(r, 'import failed')!.exampleMore.slice(0, 2), ['java.lang.IllegalStateException: import aborted', 'caused by: java.io.IOException: disk quota exceeded']);
   t.false(find(r, 'no cause')!.exampleMore.some((l) => l.startsWith('caused by:')), 'an error without a cause names none');
+  // However deep the chain, its end is the root.
+  let deep: Record<string, unknown> = { type: 'DiskError', message: 'no space left on /var' };
+  for (let i = 0; i < 40; i++) deep = { type: `Wrapped${i}`, message: `step ${i} failed`, cause: deep };
+  const chain = await condense(`${JSON.stringify({ level: 50, msg: 'deep chain', err: deep })}\n`);
+  t.is(find(chain, 'deep chain')!.exampleMore[1], 'caused by: DiskError: no space left on /var');
 });
 
 test('JSON logs: the error a record carries is part of its group; epoch times are shown as ISO times', async (t) => {

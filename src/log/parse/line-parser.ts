@@ -305,7 +305,8 @@ function causeOf(o: Record<string, unknown>): string {
   if (v === undefined) return '';
   if (typeof v !== 'string') {
     let deepest: Record<string, unknown> | undefined;
-    for (let e = v, depth = 0; depth < 16 && e.cause !== null && typeof e.cause === 'object' && !Array.isArray(e.cause); depth++) deepest = e = e.cause as Record<string, unknown>;
+    // To the chain's end: parsed JSON holds no cycle, and a record's line bounds its depth.
+    for (let e = v; e.cause !== null && typeof e.cause === 'object' && !Array.isArray(e.cause); ) deepest = e = e.cause as Record<string, unknown>;
     if (deepest !== undefined) return named(deepest) ?? (typeof deepest.stack === 'string' ? firstLine(deepest.stack) : '');
   }
   const text = typeof v === 'string' ? v : typeof v.stack === 'string' ? v.stack : '';
