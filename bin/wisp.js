@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The compiled CLI lives in dist/ (built by `npm ci` through the prepare script), bundled
-// into one module and its chunks (scripts/bundle-cli.mjs).
-import { main } from '../dist/src/wisp-cli.js';
+// The compiled CLI is one bundle in dist/ (built by `npm ci` through the prepare script,
+// scripts/bundle-cli.mjs), loaded with the code V8 compiled for it at build time.
+import { loadCli } from '../dist/src/cli/load-bundle.js';
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+loadCli()
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

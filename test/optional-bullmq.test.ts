@@ -16,14 +16,14 @@ test('an optional package that is not installed is a WISP_UNAVAILABLE naming it 
 });
 
 test('wisp cluster without bullmq installed exits 2 saying so; wisp log does not need it', (t) => {
-  // A resolver hook that finds no bullmq: as if it had been left out (npm install --omit=optional).
+  // A resolver that finds no bullmq: as if it had been left out (npm install --omit=optional).
+  // wisp loads it with require (core/optional.ts), so the hook is CommonJS resolution's.
   const dir = tempDir('no-bullmq');
   writeFileSync(
-    join(dir, 'hooks.mjs'),
-    "export async function resolve(s, c, next) { if (s === 'bullmq') { const e = new Error(\"Cannot find package 'bullmq'\"); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; } return next(s, c); }\n",
+    join(dir, 'no-bullmq.cjs'),
+    "const Module = require('node:module');\nconst resolve = Module._resolveFilename;\nModule._resolveFilename = function (request, ...rest) {\n  if (request === 'bullmq') { const e = new Error(\"Cannot find module 'bullmq'\"); e.code = 'MODULE_NOT_FOUND'; throw e; }\n  return resolve.call(this, request, ...rest);\n};\n",
   );
-  writeFileSync(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
-  const run = (args: string[], input = '') => spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), WISP_BIN, ...args], { input, encoding: 'utf8' });
+  const run = (args: string[], input = '') => spawnSync(process.execPath, ['--require', join(dir, 'no-bullmq.cjs'), WISP_BIN, ...args], { input, encoding: 'utf8', timeout: 60_000 });
   const cluster = run(['cluster', 'collect', '--redis', 'redis://127.0.0.1:1', '--wait', '0']);
   t.is(cluster.status, 2, cluster.stderr);
   t.regex(cluster.stderr, /wisp cluster needs the package bullmq, which is not installed \(install it beside wisp: npm install bullmq\) \[WISP_UNAVAILABLE\]/);
