@@ -9,6 +9,9 @@
  *   cached data), not for modules: compiling the bundle's functions cost a run 30-45 ms more.
  *   The cache holds what a few runs on the repository's samples compiled; a function they
  *   did not run is compiled when it first runs, as before.
+ * - ASCII: V8 then holds its text one byte a character, half the memory to fault in. esbuild
+ *   escapes other characters except in regular expressions, which escape theirs in src/
+ *   (test/cli-bundle.test.ts checks).
  * Packages stay outside (node_modules); the library (dist/src/index.js) and the worker files
  * load the modules as they are. The bundle sits in dist/src/, where src/paths.ts finds the
  * package's root as it does built.

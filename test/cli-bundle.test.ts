@@ -56,6 +56,12 @@ test('the built CLI runs with the code V8 compiled for it at build time, and pri
   }
 });
 
+test('the bundle is ASCII: V8 holds its text one byte a character', (t) => {
+  const text = readFileSync(CLI_BUNDLE, 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  t.is(at, -1, at === -1 ? '' : `a byte past ASCII: ...${text.slice(Math.max(0, at - 60), at + 20)}...`);
+});
+
 test("a cache made for another bundle of the same length is not run: V8 would take it, knowing a source by its length alone", async (t) => {
   // The real cache, beside a bundle whose text differs from the one it was made for.
   const copy = bundleCopy('stale', shouted, () => readFileSync(cacheFileOf(CLI_BUNDLE)));

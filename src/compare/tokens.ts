@@ -86,9 +86,9 @@ export function lineTokens(line: string): string[] {
     .slice(0, MAX_LINE_TOKENS);
 }
 
-/** Units after a number that make it a measurement: a duration or a size. */
-const UNIT = /^(?:ns|us|µs|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|b|bytes?|kb|kib|mb|mib|gb|gib)$/i;
-const MEASURED = /^[-+]?\d*\.\d+(?:[a-zµ%]{1,3})?$|^[-+]?\d+(?:ns|us|µs|ms|s|m|h|b|kb|mb|gb|%)$/i;
+/** Units after a number that make it a measurement: a duration or a size (`\u00b5`: µ, escaped to keep the CLI's bundle ASCII, see scripts/bundle-cli.mjs). */
+const UNIT = /^(?:ns|us|\u00b5s|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|b|bytes?|kb|kib|mb|mib|gb|gib)$/i;
+const MEASURED = /^[-+]?\d*\.\d+(?:[a-z\u00b5%]{1,3})?$|^[-+]?\d+(?:ns|us|\u00b5s|ms|s|m|h|b|kb|mb|gb|%)$/i;
 /** A clock time or a date: `19:59:07`, `19:59:07.190`, `2026-12-01`, `2005.06.04`, `12/01/2026`, `2026-12-01T19:59:07Z`. */
 const TIME_OR_DATE = /^(?:\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?|\d{4}([-/.])\d{1,2}\1\d{1,2}(?:[T-]\S*)?|\d{1,2}\/\d{1,2}\/\d{2,4})$/;
 /** An id: six or more digits in a row, or hex of eight or more characters with a digit. */

@@ -10,8 +10,8 @@ import { isLowDiversity } from './value-shape.js';
 const TEMPLATE =
   /^(?:\$\{|\$\(|\{\{|\{%|<|\[\[|%\(|#\{)|^(?:\$[A-Za-z_][A-Za-z0-9_]*|\$\d|%[A-Za-z_][A-Za-z0-9_]*%|%[sdvqrx]|\{[A-Za-z0-9_.]*\}|\?|:[A-Za-z_]\w*|@[A-Za-z_]\w*)$/;
 
-/** Masks that are already redacted: `****`, `xxxx`, `...`, `•••`, `[hidden]`. */
-const MASK = /^(?:[*xX•#.…_-]{3,}|\[[A-Za-z _-]{0,20}\]|\([A-Za-z _-]{0,20}\))$/;
+/** Masks that are already redacted: `****`, `xxxx`, `...`, `•••` (`\u2022`; `\u2026` is `…`: escaped to keep the CLI's bundle ASCII), `[hidden]`. */
+const MASK = /^(?:[*xX\u2022#.\u2026_-]{3,}|\[[A-Za-z _-]{0,20}\]|\([A-Za-z _-]{0,20}\))$/;
 
 /** Words that describe a state or stand in for a value. */
 const WORDS = new Set([

@@ -96,8 +96,9 @@ export function looksLikePath(value: string): boolean {
 /**
  * A value already masked by whoever wrote it: only mask characters (`xxxx`, `XXXX-XXXX`,
  * `****`, `....`) between any separators. Not digits or letters repeated: `sk_live_1111...`
- * and `AAAA...` are valid token bodies and may be real.
+ * and `AAAA...` are valid token bodies and may be real. `\u2022` is `•`, `\u2026` `…`: escaped
+ * to keep the CLI's bundle ASCII (scripts/bundle-cli.mjs).
  */
 export function isMasked(value: string): boolean {
-  return /^[xX*#•.…_\-]*$/.test(value) && /[xX*#•.…]/.test(value);
+  return /^[xX*#\u2022.\u2026_\-]*$/.test(value) && /[xX*#\u2022.\u2026]/.test(value);
 }
