@@ -802,3 +802,35 @@ test('a BSD syslog is labelled syslog; java.util.logging, whose time also begins
   t.is(detectFormat(plainSyslog(200).slice(0, 64 * 1024)).label, 'syslog');
   t.is(detectFormat('Jun  4 08:00:01 host cron[12]: job started\nJun 14 08:00:02 host cron[12]: job done\n').label, 'syslog');
 });
+
+test('the format is decided from the first 64 KB whatever the chunks, and the chunks flow on as they came', async (t) => {
+  const { withFormat, DETECT_BYTES } = await import('../src/log/read/detect.js');
+  const random = seededRandom(41);
+  const all = Buffer.from(mixedLog(3_000));
+  t.true(all.length > 3 * DETECT_BYTES);
+  for (const input of [all, all.subarray(0, DETECT_BYTES - 17), all.subarray(0, DETECT_BYTES), all.subarray(0, DETECT_BYTES + 1)]) {
+    const seen: Buffer[] = [];
+    const decide = (head: Buffer) => {
+      seen.push(Buffer.from(head));
+      return { format: 'plain' } as never;
+    };
+    // One chunk, chunks of random sizes, and chunks of a byte or two at the start.
+    const cuts = [[input.length], Array.from({ length: 40 }, () => 1 + Math.floor(random() * 9_000)), [1, 2, 1, ...Array.from({ length: 30 }, () => 30_000)]];
+    for (const sizes of cuts) {
+      const chunks: Buffer[] = [];
+      for (let at = 0, k = 0; at < input.length; k++) {
+        const n = sizes[k % sizes.length]!;
+        chunks.push(input.subarray(at, at + n));
+        at += n;
+      }
+      async function* source() {
+        yield* chunks;
+      }
+      const out: Buffer[] = [];
+      for await (const { chunk } of withFormat(source(), decide)) out.push(chunk);
+      t.deepEqual(out, chunks);
+    }
+    t.is(seen.length, 3);
+    for (const head of seen) t.deepEqual(head, input.subarray(0, DETECT_BYTES));
+  }
+});
