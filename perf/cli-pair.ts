@@ -24,9 +24,10 @@ for (let r = 0; r < runs; r++) {
   builds.forEach((root, k) => {
     const t0 = performance.now();
     const run = spawnSync(process.execPath, [join(root, 'bin', 'wisp.js'), 'log', ...extra, file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // 0: condensed; anything else is an error (2) or a crash, which times nothing.
     if (run.status !== 0) throw new Error(`${root}: exit ${run.status}: ${run.stderr}`);
     times[k]!.push(performance.now() - t0);
   });
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-builds.forEach((root, k) => console.log(`${Math.round(median(times[k]!))} ms  ${k === 0 ? 'before' : 'this build'}  ${root}`));
+for (const [k, root] of builds.entries()) console.log(`${Math.round(median(times[k]!))} ms  ${k === 0 ? 'before' : 'this build'}  ${root}`);
