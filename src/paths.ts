@@ -1,7 +1,7 @@
 /**
  * The package's own files (workers, the native library, the redaction tables), found from
  * its root. Built, this module is dist/src/paths.js, and so is every module of the CLI's
- * bundle (dist/src/wisp-cli*.js, scripts/bundle-cli.mjs): from either, the root is two
+ * bundle (dist/src/wisp-cli.cjs, scripts/bundle-cli.mjs): from either, the root is two
  * folders up. One anchor, so that a module's place in dist/ need not match its source's.
  */
 export const PACKAGE_ROOT = new URL('../../', import.meta.url);
