@@ -834,3 +834,29 @@ test('the format is decided from the first 64 KB whatever the chunks, and the ch
     for (const head of seen) t.deepEqual(head, input.subarray(0, DETECT_BYTES));
   }
 });
+
+test("a line's shape is the same asked again, after other lines and after the answers kept are cleared", async (t) => {
+  const { shapeOf, indentOf, isRuntimeFrame } = await import('../src/log/parse/line-shape.js');
+  const dir = join(ROOT, 'fixtures', 'real', 'out');
+  const { readdirSync } = await import('node:fs');
+  const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'latin1').split('\n'));
+  const ask = (line: string) => {
+    const b = Buffer.from(line, 'latin1');
+    const indent = indentOf(b, 0, b.length);
+    const { shape, severity } = shapeOf(line.slice(0, 512), indent, { shape: -1, severity: -1 as never });
+    return `${shape}/${severity}/${isRuntimeFrame(line.slice(0, 512))}`;
+  };
+  const first = lines.map(ask);
+  // Indented lines of other severities, asked in turn: a kept answer carries its own.
+  const frame = '    at handler (/srv/app/api.js:88:5)';
+  // Lines are read as latin1 text of their bytes: ava's mark as its UTF-8 bytes.
+  const failed = Buffer.from('  \u2718 [fail]: keeps "=" inside a value', 'utf8').toString('latin1');
+  const panic = '\tpanic: runtime error: slice bounds out of range';
+  const answers = [frame, failed, panic].map(ask);
+  t.is(new Set(answers.map((a) => a.split('/')[1])).size, 3, answers.join(' '));
+  for (let k = 0; k < 3; k++) t.deepEqual([frame, failed, panic, frame, panic, failed].map(ask), [...answers, answers[0], answers[2], answers[1]]);
+  t.deepEqual(lines.map(ask), first);
+  // More lines than are kept: the answers are computed again, the same.
+  for (let k = 0; k < 9_000; k++) ask(`    at f${k} (/srv/app/x.js:${k}:1)`);
+  t.deepEqual(lines.map(ask), first);
+});

@@ -213,10 +213,50 @@ export function indentOf(buf: Uint8Array, s: number, e: number): number {
 }
 
 /**
+ * Answers for lines seen lately, by their text. A service logs the same traces again and
+ * again, frame for frame (20,980 of one log's 41,960 indented lines were one frame, and 301
+ * texts all of them), and each answer is a function of the text alone: what was asked
+ * before changes no answer, only its cost. Cleared when full, so memory stays bounded.
+ */
+class RecentAnswers<V> {
+  readonly #answers = new Map<string, V>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(text: string): V | undefined {
+    return this.#answers.get(text);
+  }
+
+  set(text: string, answer: V): void {
+    if (this.#answers.size >= this.#max) this.#answers.clear();
+    this.#answers.set(text, answer);
+  }
+}
+
+/** Indented lines' shapes (a trace's lines are indented; most of a plain log's other lines are not, and seldom repeat). */
+const INDENTED_SHAPES = new RecentAnswers<{ indent: number; shape: number; severity: Severity }>(4096);
+
+/**
  * The shape of a line that has no header. `text` is the line's start (it need not be
  * whole: every form is decided within its first bytes), `indent` what indentOf gave.
  */
 export function shapeOf(text: string, indent: number, out: LineShape): LineShape {
+  if (indent <= 0) return shapeFromForms(text, indent, out);
+  const known = INDENTED_SHAPES.get(text);
+  if (known !== undefined && known.indent === indent) {
+    out.shape = known.shape;
+    out.severity = known.severity;
+    return out;
+  }
+  shapeFromForms(text, indent, out);
+  INDENTED_SHAPES.set(text, { indent, shape: out.shape, severity: out.severity });
+  return out;
+}
+
+function shapeFromForms(text: string, indent: number, out: LineShape): LineShape {
   let shape = 0;
   out.severity = Severity.Info;
   if (FRAME.test(text)) shape |= Shape.Frame;
@@ -334,6 +374,10 @@ const LOCATION_HEADING = /^(?:File "[^"]+", line \d+, in \S+|At line \d+ of file
 const RUNTIME_FRAME =
   /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
 
+const RUNTIME_FRAMES = new RecentAnswers<boolean>(4096);
+
 export function isRuntimeFrame(text: string): boolean {
-  return RUNTIME_FRAME.test(text);
+  let runtime = RUNTIME_FRAMES.get(text);
+  if (runtime === undefined) RUNTIME_FRAMES.set(text, (runtime = RUNTIME_FRAME.test(text)));
+  return runtime;
 }
