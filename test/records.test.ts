@@ -854,6 +854,9 @@ test("a line's shape is the same asked again, after other lines and after the an
   const panic = '\tpanic: runtime error: slice bounds out of range';
   const answers = [frame, failed, panic].map(ask);
   t.is(new Set(answers.map((a) => a.split('/')[1])).size, 3, answers.join(' '));
+  // Enough asks of lines that repeat for answers to be kept again (after lines that do not
+  // repeat, none are kept for a while), then the answers kept, asked in another order.
+  for (let k = 0; k < 70_000; k++) ask([frame, failed, panic][k % 3]!);
   for (let k = 0; k < 3; k++) t.deepEqual([frame, failed, panic, frame, panic, failed].map(ask), [...answers, answers[0], answers[2], answers[1]]);
   t.deepEqual(lines.map(ask), first);
   // More lines than are kept: the answers are computed again, the same.

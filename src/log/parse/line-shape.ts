@@ -217,24 +217,43 @@ export function indentOf(buf: Uint8Array, s: number, e: number): number {
  * again, frame for frame (20,980 of one log's 41,960 indented lines were one frame, and 301
  * texts all of them), and each answer is a function of the text alone: what was asked
  * before changes no answer, only its cost. Cleared when full, so memory stays bounded.
+ * Where lines do not repeat (a dump of values, one per line), keeping them costs more than
+ * it saves: after a window of asks that found few, the next windows ask nothing of it.
  */
 class RecentAnswers<V> {
   readonly #answers = new Map<string, V>();
   readonly #max: number;
+  #asked = 0;
+  #found = 0;
+  /** Windows left to pass without keeping answers. */
+  #resting = 0;
 
   constructor(max: number) {
     this.#max = max;
   }
 
   get(text: string): V | undefined {
-    return this.#answers.get(text);
+    if (++this.#asked === WINDOW) {
+      const found = this.#found;
+      this.#asked = 0;
+      this.#found = 0;
+      if (this.#resting > 0) this.#resting--;
+      else if (found < WINDOW / 4) this.#resting = RESTING_WINDOWS;
+    }
+    if (this.#resting > 0) return undefined;
+    const answer = this.#answers.get(text);
+    if (answer !== undefined) this.#found++;
+    return answer;
   }
 
   set(text: string, answer: V): void {
+    if (this.#resting > 0) return;
     if (this.#answers.size >= this.#max) this.#answers.clear();
     this.#answers.set(text, answer);
   }
 }
+const WINDOW = 1024;
+const RESTING_WINDOWS = 63;
 
 /** Indented lines' shapes (a trace's lines are indented; most of a plain log's other lines are not, and seldom repeat). */
 const INDENTED_SHAPES = new RecentAnswers<{ indent: number; shape: number; severity: Severity }>(4096);
