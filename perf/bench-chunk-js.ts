@@ -1,9 +1,9 @@
 /**
  * The TypeScript side of condensing a chunk, timed alone: `condenseScreened` on chunks whose
  * screen and native pass have run already (as a lane hands them over), in microseconds a
- * line. Two inputs: the bench's mixed service log (most records read natively, the errors
- * with their frames left to TypeScript) and only those errors with their frames (every
- * line read in TypeScript). The first round is cold, as a CLI run's code is; the median of
+ * line. Three inputs: the bench's mixed service log (most records read natively, the errors
+ * with their frames left to TypeScript), only those errors with their frames (every line
+ * read in TypeScript), and a dump of indented lines that never repeat (half the size). The first round is cold, as a CLI run's code is; the median of
  * the rounds after it is warm.
  *
  *   node dist/perf/bench-chunk-js.js [--mb 8] [--rounds 7] [--against OTHER/dist]
@@ -86,9 +86,18 @@ if (values.child !== undefined) {
     previous = line;
     if (size >= bytes) break;
   }
-  const inputs = { 'mixed service log': join(dir, 'mixed.log'), 'errors with frames only': join(dir, 'errors.log') };
+  // And a dump whose indented lines never repeat, under a header line now and then: where
+  // answers kept for lines seen lately (line-shape.ts) cannot help, what keeping them costs.
+  const dump: string[] = [];
+  for (let i = 0, n = 0; n < bytes / 2; i++) {
+    const line = i % 50 === 0 ? `2025-12-11T12:00:00.000Z INFO dump ${i}` : `    field_${i}: value ${(i * 7919) % 100003} and more text ${i}`;
+    dump.push(line);
+    n += line.length + 1;
+  }
+  const inputs = { 'mixed service log': join(dir, 'mixed.log'), 'errors with frames only': join(dir, 'errors.log'), 'unique indented lines': join(dir, 'dump.log') };
   writeFileSync(inputs['mixed service log'], `${mixed.join('\n')}\n`);
   writeFileSync(inputs['errors with frames only'], `${errors.join('\n')}\n`);
+  writeFileSync(inputs['unique indented lines'], `${dump.join('\n')}\n`);
   const builds: [string, string][] = [['this build', THIS_DIST], ...(values.against !== undefined ? [[values.against, resolve(values.against)] as [string, string]] : [])];
   console.log(`condenseScreened alone, us a line (cold: the first round; warm: the median of ${Number(values.rounds) - 1} after it)`);
   for (const [name, input] of Object.entries(inputs)) {
