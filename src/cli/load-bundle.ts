@@ -36,8 +36,10 @@ const KEY_BYTES = 32;
 export const cacheFileOf = (bundle: string): string => bundle.replace(/\.cjs$/, '.cache');
 
 export function loadCli(bundle = CLI_BUNDLE, cacheFile = cacheFileOf(bundle)): LoadedCli {
-  const source = readFileSync(bundle, 'utf8');
-  const key = createHash('sha256').update(source).digest();
+  // Hashed as read, before it is text: the bytes need no encoding again.
+  const bytes = readFileSync(bundle);
+  const key = createHash('sha256').update(bytes).digest();
+  const source = bytes.toString('utf8');
   let cache: CacheUse = 'absent';
   let cachedData: Buffer | undefined;
   try {
