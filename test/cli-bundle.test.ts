@@ -1,22 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import test from 'ava';
 import { CLI_BUNDLE, cacheFileOf, type LoadedCli, loadCli } from '../src/cli/load-bundle.js';
-import { ROOT } from './helpers.js';
+import { ROOT, runInProcess } from './helpers.js';
 
-/** Runs a command of a loaded CLI in this process: its exit code and what it printed. */
-async function run(cli: LoadedCli, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const code = await cli.main(argv, { stdout, stderr, stdin: new PassThrough() });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+/** Runs a command of a loaded CLI in this process. */
+const run = (cli: LoadedCli, argv: string[]) => runInProcess((args, io) => cli.main(args, io), argv);
 
 /**
  * A copy of the bundle beside it (where it finds the package's files and node_modules as the

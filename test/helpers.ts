@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../src/cli/io.js';
 
 /** The repository root, from dist/test/. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,4 +44,16 @@ export function writeTemp(dir: string, name: string, content: string | Buffer): 
   const p = join(dir, name);
   writeFileSync(p, content);
   return p;
+}
+
+/** Runs a CLI command in this process with `stdin` as its input: its exit code and what it printed. */
+export async function runInProcess(command: (args: string[], io: CliIo) => Promise<number>, args: string[], stdin = ''): Promise<CliRun & { code: number }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await command(args, { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]) });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

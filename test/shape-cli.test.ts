@@ -1,30 +1,12 @@
 /** `wisp shape` as a command: arguments, stdin, --json, and errors with exit status 2. */
-import { PassThrough, Readable } from 'node:stream';
 import test from 'ava';
 
 import { runShape, SHAPE_USAGE } from '../src/cli/commands/shape.js';
-import type { CliIo } from '../src/cli/io.js';
 import { WispError, exitCodeFor } from '../src/core/errors.js';
 import { jsonLines, optionalKeys } from '../fixtures/json.js';
-import { tempDir, writeTemp } from './helpers.js';
+import { runInProcess, tempDir, writeTemp } from './helpers.js';
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(args: string[], stdin = ''): Promise<Ran> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const io: CliIo = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]) };
-  const code = await runShape(args, io);
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+const run = (args: string[], stdin = '') => runInProcess(runShape, args, stdin);
 
 async function failure(args: string[], stdin = ''): Promise<WispError> {
   try {
