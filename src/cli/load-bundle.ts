@@ -4,7 +4,7 @@
  * compiled code for modules between runs: compiling the bundle's functions again cost each
  * CLI run about 30-45 ms of the 110-125 ms wisp's own start took beyond node's.
  *
- * The cache file is the SHA-256 of the bundle's text, then V8's data. V8 checks that its
+ * The cache file is the SHA-256 of the bundle's bytes, then V8's data. V8 checks that its
  * data is its own (its version and flags) but knows the source only by its length, so the
  * hash is what ties the data to this bundle: a bundle rebuilt without its cache is compiled
  * as it loads, never run with another bundle's code.

@@ -204,7 +204,8 @@ function looksLikeJsonObject(line: string): boolean {
 /**
  * The first DETECT_BYTES of the chunks, as one buffer: the first chunk's own bytes where it
  * holds them (a chunk is a megabyte: copying it whole to keep 64 KB cost a run 3-4 ms of
- * fresh pages), else a copy of that much alone.
+ * fresh pages), else a copy of that much alone. A view into a chunk that may be a slot,
+ * filled again once its chunk is read: `decide` reads it and keeps none of it.
  */
 function headOf(chunks: Buffer[]): Buffer {
   const first = chunks[0]!;
