@@ -120,3 +120,27 @@ test('the server exits when its client goes, and its command is gone by then', a
   // Not polled: the server waits for its commands to be gone before it exits.
   t.deepEqual(processesWith(lonelySleeper), [], 'its command is gone');
 });
+
+test('a call whose signal fired before its work was awaited answers cancelled, and the work failing after it is heard', async (t) => {
+  const { ServerContext } = await import('../src/mcp/context.js');
+  const unheard: unknown[] = [];
+  const listen = (err: unknown): void => void unheard.push(err);
+  process.on('unhandledRejection', listen);
+  try {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    let fail!: (err: Error) => void;
+    const work = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    const bounded = ServerContext.prototype.bounded.call({ limits: { deadlineMs: 60_000 } } as never, work, cancelled.signal);
+    const err = await t.throwsAsync(bounded);
+    t.regex(err!.message, /cancelled by the client/);
+    // The work sees the same signal and fails after the answer, as condense_log does.
+    fail(new Error('condense_log was cancelled'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    t.deepEqual(unheard, []);
+  } finally {
+    process.off('unhandledRejection', listen);
+  }
+});

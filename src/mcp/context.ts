@@ -118,7 +118,13 @@ export class ServerContext {
   bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => reject(abortError(signal, this.limits.deadlineMs));
-      if (signal.aborted) return onAbort();
+      if (signal.aborted) {
+        // The work sees the same signal and fails with it, after this call has answered: its
+        // failure is expected, and left unheard it would end the server (a client that
+        // cancelled a call within a millisecond of sending it stopped the server).
+        work.catch(() => undefined);
+        return onAbort();
+      }
       signal.addEventListener('abort', onAbort, { once: true });
       work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
