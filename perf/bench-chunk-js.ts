@@ -3,8 +3,8 @@
  * screen and native pass have run already (as a lane hands them over), in microseconds a
  * line. Three inputs: the bench's mixed service log (most records read natively, the errors
  * with their frames left to TypeScript), only those errors with their frames (every line
- * read in TypeScript), and a dump of indented lines that never repeat (half the size). The first round is cold, as a CLI run's code is; the median of
- * the rounds after it is warm.
+ * read in TypeScript), and a dump of indented lines that never repeat (half the size). The
+ * first round is cold, as a CLI run's code is; the median of the rounds after it is warm.
  *
  *   node dist/perf/bench-chunk-js.js [--mb 8] [--rounds 7] [--against OTHER/dist]
  *
@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mixedLogLines } from '../fixtures/logs.js';
+import { median } from './cli-runs.js';
 
 const { values } = parseArgs({
   options: { mb: { type: 'string', default: '8' }, rounds: { type: 'string', default: '7' }, against: { type: 'string' }, child: { type: 'string' }, input: { type: 'string' } },
@@ -58,8 +59,7 @@ async function timeIn(dist: string, input: string, rounds: number): Promise<Timi
     }
     times.push(ms);
   }
-  const warm = times.slice(1).sort((a, b) => a - b);
-  return { lines: countLines!(all) as number, cold: times[0]!, warm: warm[Math.floor(warm.length / 2)] ?? times[0]! };
+  return { lines: countLines!(all) as number, cold: times[0]!, warm: median(times.length > 1 ? times.slice(1) : times) };
 }
 
 if (values.child !== undefined) {

@@ -27,9 +27,9 @@ import { jsonLinesLog, logShowDefault, mixedLogLines, plainSyslog } from '../fix
 import { condenseLog } from '../src/log/index.js';
 import { fileSource } from '../src/input/sources.js';
 import { defaultThreadCount, WorkerPool } from '../src/pipeline/worker-pool.js';
+import { cliRun, median, ROOT } from './cli-runs.js';
 import { regexMapCondense } from './regex-map-baseline.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGEX_BASELINE = fileURLToPath(new URL('./regex-map-baseline.js', import.meta.url));
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
@@ -71,8 +71,6 @@ async function writeMixed(path: string, bytes: number): Promise<void> {
   }
   await new Promise<void>((r) => out.end(r));
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timeIt(runs: number, fn: () => unknown): Promise<number> {
   const times: number[] = [];
@@ -117,15 +115,6 @@ function wcLines(path: string): number {
   const t0 = performance.now();
   execFileSync('wc', ['-l', path]);
   return performance.now() - t0;
-}
-
-/** `wisp log path` as a user runs it, from the build at `root` (this one by default). */
-function cliRun(path: string, args: string[] = [], root = ROOT): { ms: number } {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(root, 'bin/wisp.js'), 'log', ...args, path], { encoding: 'utf8' });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(r.stderr);
-  return { ms };
 }
 
 /** Peak memory of a whole condense run in a fresh process. */

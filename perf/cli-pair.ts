@@ -7,9 +7,9 @@
  * OTHER_ROOT is a checkout with dist/ built. Start-up changes show here, where a bench's
  * larger inputs hide them in their noise.
  */
-import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cliRun, median, ROOT } from './cli-runs.js';
 
 const { values, positionals } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '31' } }, allowPositionals: true });
 const runs = Number(values.runs);
@@ -18,16 +18,7 @@ if (values.before === undefined || file === undefined || !(Number.isInteger(runs
   console.error('usage: node dist/perf/cli-pair.js --before OTHER_ROOT [--runs 1-999] FILE [wisp log arguments]');
   process.exit(2);
 }
-const builds = [resolve(values.before), resolve(import.meta.dirname, '..', '..')];
+const builds = [resolve(values.before), resolve(ROOT)];
 const times: number[][] = builds.map(() => []);
-for (let r = 0; r < runs; r++) {
-  builds.forEach((root, k) => {
-    const t0 = performance.now();
-    const run = spawnSync(process.execPath, [join(root, 'bin', 'wisp.js'), 'log', ...extra, file], { stdio: ['ignore', 'ignore', 'pipe'] });
-    // 0: condensed; anything else is an error (2) or a crash, which times nothing.
-    if (run.status !== 0) throw new Error(`${root}: exit ${run.status}: ${run.stderr}`);
-    times[k]!.push(performance.now() - t0);
-  });
-}
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (let r = 0; r < runs; r++) for (const [k, root] of builds.entries()) times[k]!.push(cliRun(file, extra, root).ms);
 for (const [k, root] of builds.entries()) console.log(`${Math.round(median(times[k]!))} ms  ${k === 0 ? 'before' : 'this build'}  ${root}`);
