@@ -255,8 +255,12 @@ class RecentAnswers<V> {
 const WINDOW = 1024;
 const RESTING_WINDOWS = 63;
 
-/** Indented lines' shapes (a trace's lines are indented; most of a plain log's other lines are not, and seldom repeat). */
-const INDENTED_SHAPES = new RecentAnswers<{ indent: number; shape: number; severity: Severity }>(4096);
+/**
+ * Indented lines' shapes (a trace's lines are indented; most of a plain log's other lines
+ * are not, and seldom repeat). shapeFromForms reads an indent only as more than none, so
+ * an indented line's text alone is its key.
+ */
+const INDENTED_SHAPES = new RecentAnswers<{ shape: number; severity: Severity }>(4096);
 
 /**
  * The shape of a line that has no header. `text` is the line's start (it need not be
@@ -265,13 +269,13 @@ const INDENTED_SHAPES = new RecentAnswers<{ indent: number; shape: number; sever
 export function shapeOf(text: string, indent: number, out: LineShape): LineShape {
   if (indent <= 0) return shapeFromForms(text, indent, out);
   const known = INDENTED_SHAPES.get(text);
-  if (known !== undefined && known.indent === indent) {
+  if (known !== undefined) {
     out.shape = known.shape;
     out.severity = known.severity;
     return out;
   }
   shapeFromForms(text, indent, out);
-  INDENTED_SHAPES.set(text, { indent, shape: out.shape, severity: out.severity });
+  INDENTED_SHAPES.set(text, { shape: out.shape, severity: out.severity });
   return out;
 }
 

@@ -202,15 +202,15 @@ function looksLikeJsonObject(line: string): boolean {
 }
 
 /**
- * The first DETECT_BYTES of the chunks, as one buffer: the first chunk's own bytes where it
+ * The first DETECT_BYTES of the chunks (`bytes` in all), as one buffer: the first chunk's own bytes where it
  * holds them (a chunk is a megabyte: copying it whole to keep 64 KB cost a run 3-4 ms of
  * fresh pages), else a copy of that much alone. A view into a chunk that may be a slot,
  * filled again once its chunk is read: `decide` reads it and keeps none of it.
  */
-function headOf(chunks: Buffer[]): Buffer {
+function headOf(chunks: Buffer[], bytes: number): Buffer {
   const first = chunks[0]!;
   if (first.length >= DETECT_BYTES) return first.subarray(0, DETECT_BYTES);
-  return Buffer.concat(chunks, Math.min(DETECT_BYTES, chunks.reduce((n, c) => n + c.length, 0)));
+  return Buffer.concat(chunks, Math.min(DETECT_BYTES, bytes));
 }
 
 /**
@@ -234,11 +234,11 @@ export async function* withFormat(
     head.push(chunk);
     headBytes += chunk.length;
     if (headBytes < DETECT_BYTES) continue;
-    info = decide(headOf(head));
+    info = decide(headOf(head, headBytes));
     for (const c of head.splice(0)) yield { info, chunk: c };
   }
   if (info === undefined && head.length > 0) {
-    info = decide(headOf(head));
+    info = decide(headOf(head, headBytes));
     for (const c of head) yield { info, chunk: c };
   }
 }
