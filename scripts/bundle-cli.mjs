@@ -20,6 +20,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -52,7 +53,7 @@ if (dynamic !== null) throw new Error(`the CLI bundle holds a dynamic import(), 
 // What V8 compiled while the CLI condensed the samples, outputs dropped.
 const { loadCli, cacheFileOf } = await import('../dist/src/cli/load-bundle.js');
 const cli = loadCli(bundle);
-const sink = { write: () => true };
+const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
 const io = { stdout: sink, stderr: sink, stdin: process.stdin };
 const TRAINING = [
   ['log', 'fixtures/samples/service-sample.log'],

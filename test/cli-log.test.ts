@@ -1,9 +1,10 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { ips309Crash, ips309Truncated, ips309WithSecrets } from '../fixtures/crash.js';
 import { javaServiceLog, logShowDefault, mixedLog } from '../fixtures/logs.js';
-import { runCli, tempDir, writeTemp } from './helpers.js';
+import { WISP_BIN, runCli, tempDir, writeTemp } from './helpers.js';
 
 const dir = tempDir('cli-log');
 const emptyDir = tempDir('cli-log-empty');
@@ -189,4 +190,46 @@ test('a folder: an input skipped is named with its reason, not among what was re
   const read = json.read.inputs.filter((i: { skipped?: boolean }) => i.skipped !== true);
   t.deepEqual(read.map((i: { name: string }) => i.name), [log]);
   t.is(json.read.bytes, read[0].bytes);
+});
+
+/** The CLI with its stdout on `out` (a file descriptor), as `wisp ... > /dev/full` runs it. */
+function runCliTo(out: number, args: string[], stdin: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WISP_BIN, ...args], { stdio: ['pipe', out, 'pipe'] });
+    const err: Buffer[] = [];
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(stdin);
+  });
+}
+
+test('a result that cannot be written (a full disk) is an error that says so, not a stack trace', async (t) => {
+  if (!existsSync('/dev/full')) return t.pass('no /dev/full here');
+  const file = writeTemp(dir, 'to-full.log', mixedLog(3_000));
+  const full = openSync('/dev/full', 'w');
+  try {
+    for (const args of [['log', file], ['log', '--json', file], ['shape', '-'], ['redact'], ['merge', '--help']]) {
+      const r = await runCliTo(full, args, args[0] === 'shape' ? '{"a": [1, 2, 3]}' : mixedLog(2_000));
+      t.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      t.regex(r.stderr, /could not write the result to stdout: no space left on device \(ENOSPC\) \[WISP_WRITE_FAILED\]\n$/, args.join(' '));
+      t.notRegex(r.stderr, /internal error|\n\s+at /, args.join(' '));
+    }
+  } finally {
+    closeSync(full);
+  }
+});
+
+test('a reader that leaves early (`| head -c 1`) ends the output quietly', async (t) => {
+  const text = mixedLog(40_000);
+  const child = spawn(process.execPath, [WISP_BIN, 'redact'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  child.stdout.once('data', () => child.stdout.destroy());
+  child.stdin.on('error', () => {});
+  child.stdin.end(text);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  t.is(Buffer.concat(err).toString('utf8'), '');
+  t.is(code, 0);
 });

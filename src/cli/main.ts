@@ -1,6 +1,7 @@
 import { exitCodeFor, isWispError } from '../core/errors.js';
 import { WISP_VERSION } from '../core/version.js';
 import type { CliIo, CommandRunner } from './io.js';
+import { watchOutput, writeFailed } from './output.js';
 
 /** Each command lives in its own module, loaded only when it is asked for. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandRunner> }> = {
@@ -53,9 +54,14 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
     io.stderr.write(`wisp: unknown command '${name}'\n${USAGE}`);
     return 2;
   }
+  const output = watchOutput(io.stdout);
   try {
     const run = await command.load();
-    return await run(rest, io);
+    const code = await run(rest, io);
+    // A failed write to a file or a pipe is reported on the next tick: let it arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (output.failure !== undefined) throw writeFailed(output.failure);
+    return code;
   } catch (err) {
     if (isWispError(err)) {
       io.stderr.write(`wisp ${name}: ${err.message}${err.hint ? ` (${err.hint})` : ''} [${err.code}]\n`);
@@ -63,5 +69,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
       io.stderr.write(`wisp ${name}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
     }
     return exitCodeFor(err);
+  } finally {
+    output.stop();
   }
 }

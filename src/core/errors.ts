@@ -22,6 +22,7 @@ export type WispErrorCode =
   | 'WISP_COMMAND_FAILED_TO_START'
   | 'WISP_UNKNOWN_HANDLE'
   | 'WISP_HANDLE_EVICTED'
+  | 'WISP_WRITE_FAILED'
   | 'WISP_INTERNAL';
 
 export interface WispErrorOptions {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { WispError } from '../../core/errors.js';
 import { redactStream } from '../../redact/stream.js';
 import type { CommandRunner } from '../io.js';
+import { watchOutput, writeFailed } from '../output.js';
 
 export const REDACT_USAGE = 'wisp redact < FILE  (stdin to stdout, one redacted line per input line)';
 
@@ -24,26 +25,33 @@ export const runRedact: CommandRunner = async (args, io) => {
     throw new WispError('WISP_BAD_ARGUMENT', `no input: pipe text in; usage: ${REDACT_USAGE}`);
   }
   // A reader that went away (`wisp redact < log | head`) ends the output quietly; any
-  // other write error is reported.
-  let closed = false;
-  let failure: Error | undefined;
-  const onError = (err: NodeJS.ErrnoException): void => {
-    if (err.code === 'EPIPE') closed = true;
-    else failure = err;
-  };
-  io.stdout.on('error', onError);
+  // other write error ends the run and is reported.
+  const output = watchOutput(io.stdout);
   const sink = {
     write: (chunk: string): boolean => {
-      if (failure !== undefined) throw failure;
-      return closed ? true : io.stdout.write(chunk);
+      if (output.failure !== undefined) throw writeFailed(output.failure);
+      return output.closed ? true : io.stdout.write(chunk);
     },
-    once: (event: 'drain', listener: () => void) => (closed ? listener() : io.stdout.once(event, listener)),
+    // A write error while waiting for drain wakes the writer too: no drain follows one.
+    once: (_event: 'drain', listener: () => void): void => {
+      if (output.closed || output.failure !== undefined) {
+        listener();
+        return;
+      }
+      const wake = (): void => {
+        io.stdout.off('drain', wake);
+        io.stdout.off('error', wake);
+        listener();
+      };
+      io.stdout.once('drain', wake);
+      io.stdout.once('error', wake);
+    },
   };
   try {
     await redactStream(io.stdin as AsyncIterable<Buffer | string>, sink);
   } finally {
-    io.stdout.off('error', onError);
+    output.stop();
   }
-  if (failure !== undefined) throw failure;
+  if (output.failure !== undefined) throw writeFailed(output.failure);
   return 0;
 };
