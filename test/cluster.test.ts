@@ -90,3 +90,42 @@ test('cluster arguments are checked up front', async (t) => {
   t.regex((await runCli(['cluster', 'collect'])).stderr, /--redis URL is required/);
   t.regex((await runCli(['cluster', 'launch', '--redis', 'redis://127.0.0.1:1'])).stderr, /enqueue, worker or collect/);
 });
+
+test('cluster names a missing action as such, even when --redis is given', async (t) => {
+  const r = await runCli(['cluster', '--redis', 'redis://127.0.0.1:1']);
+  t.is(r.code, 2);
+  t.regex(r.stderr, /takes enqueue, worker or collect first, got '--redis'/);
+  t.notRegex(r.stderr, /--redis URL is required/);
+  const help = await runCli(['cluster', '--help']);
+  t.is(help.code, 0);
+  t.regex(help.stdout, /wisp cluster collect --redis URL/);
+});
+
+/** A TCP server on loopback that answers every connection with `reply`, or never when it is undefined. */
+async function fakeServer(t: { teardown: (fn: () => void) => void }, reply: string | undefined): Promise<string> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    if (reply !== undefined) socket.once('data', () => socket.end(reply));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => server.close());
+  return `redis://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+test('cluster with no Redis at the address ends with an error naming it instead of waiting forever', async (t) => {
+  const closed = `redis://127.0.0.1:${await freePort()}`;
+  for (const action of [['enqueue', files[0]!], ['worker'], ['collect']]) {
+    const r = await runCli(['cluster', action[0]!, '--redis', closed, ...action.slice(1)]);
+    t.is(r.code, 2, r.stderr);
+    t.regex(r.stderr, /Redis at 127\.0\.0\.1:\d+ cannot be reached: ECONNREFUSED.*\[WISP_UNAVAILABLE\]/);
+  }
+  // A server that takes the connection and says nothing: the timeout ends the wait.
+  const silent = await runCli(['cluster', 'collect', '--redis', await fakeServer(t, undefined), '--connect-timeout', '1']);
+  t.is(silent.code, 2);
+  t.regex(silent.stderr, /did not answer within 1 s.*\[WISP_UNAVAILABLE\]/);
+  // A server of another protocol is no Redis.
+  const web = await runCli(['cluster', 'worker', '--redis', await fakeServer(t, 'HTTP/1.1 400 Bad Request\r\n\r\n')]);
+  t.is(web.code, 2);
+  t.regex(web.stderr, /answered, but not as Redis does/);
+  t.regex((await runCli(['cluster', 'collect', '--redis', closed, '--connect-timeout', '0'])).stderr, /--connect-timeout takes a whole number from 1 to 600/);
+});

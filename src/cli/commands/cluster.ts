@@ -1,6 +1,7 @@
 import { collectRun } from '../../cluster/collect.js';
 import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
+import { reachRedis } from '../../cluster/reach.js';
 import { startClusterWorker } from '../../cluster/worker.js';
 import { WispError } from '../../core/errors.js';
 import { mergeLogPartials } from '../../log/index.js';
@@ -10,11 +11,22 @@ import type { CommandRunner } from '../io.js';
 
 export const CLUSTER_USAGE = `wisp cluster enqueue --redis URL [--queue NAME] PATH...
 wisp cluster worker --redis URL [--queue NAME] [--concurrency N] [--lock-ms N]
-wisp cluster collect --redis URL [--queue NAME] [--json] [--top N] [--wait SECONDS]`;
+wisp cluster collect --redis URL [--queue NAME] [--json] [--top N] [--wait SECONDS]
+every action takes --connect-timeout SECONDS (default 10): how long to wait for Redis's first answer`;
+
+const ACTIONS = new Set(['enqueue', 'worker', 'collect']);
 
 /** Runs wisp log across machines on BullMQ: enqueue an archive, run workers anywhere, collect. */
 export const runCluster: CommandRunner = async (args, io) => {
   const [action, ...rest] = args;
+  if (action === '--help' || action === '-h') {
+    io.stdout.write(`usage:\n${CLUSTER_USAGE}\n`);
+    return 0;
+  }
+  if (action === undefined || !ACTIONS.has(action)) {
+    const got = action === undefined ? 'nothing' : `'${action}'`;
+    throw new WispError('WISP_BAD_ARGUMENT', `wisp cluster takes enqueue, worker or collect first, got ${got}; usage:\n${CLUSTER_USAGE}`);
+  }
   const parsed = parseCommandLine(rest, {
     redis: { type: 'string' },
     queue: { type: 'string' },
@@ -24,11 +36,14 @@ export const runCluster: CommandRunner = async (args, io) => {
     concurrency: { type: 'string' },
     'lock-ms': { type: 'string' },
     attempts: { type: 'string' },
+    'connect-timeout': { type: 'string' },
     // Not for users: makes every job wait, so a test can kill a worker mid-job.
     'slow-ms': { type: 'string' },
   }, CLUSTER_USAGE);
   const { values, positionals } = parsed;
   const target = clusterTarget(values.redis, values.queue);
+  const connectSeconds = values['connect-timeout'] === undefined ? 10 : parseInteger('--connect-timeout', values['connect-timeout'], 1, 600);
+  await reachRedis(target, connectSeconds * 1000);
   switch (action) {
     case 'enqueue': {
       if (positionals.length === 0) throw new WispError('WISP_BAD_ARGUMENT', 'name the files, folders or globs to enqueue');
@@ -61,6 +76,6 @@ export const runCluster: CommandRunner = async (args, io) => {
       return 0;
     }
     default:
-      throw new WispError('WISP_BAD_ARGUMENT', `wisp cluster takes enqueue, worker or collect; usage:\n${CLUSTER_USAGE}`);
+      throw new WispError('WISP_INTERNAL', `cluster action '${action}' has no case`);
   }
 };
