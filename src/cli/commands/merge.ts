@@ -9,8 +9,12 @@ export const MERGE_USAGE = 'wisp merge PARTIAL... [--json] [--top N]';
 
 /** Merges partials (wisp log --emit-partial) in the order given into one report. */
 export const runMerge: CommandRunner = async (args, io) => {
-  const parsed = parseCommandLine(args, { json: { type: 'boolean', default: false }, top: { type: 'string' } }, MERGE_USAGE);
+  const parsed = parseCommandLine(args, { json: { type: 'boolean', default: false }, top: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } }, MERGE_USAGE);
   const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(`usage: ${MERGE_USAGE}\n`);
+    return 0;
+  }
   if (positionals.length === 0) throw new WispError('WISP_BAD_ARGUMENT', `name the partials to merge; usage: ${MERGE_USAGE}`);
   const top = values.top === undefined ? undefined : parseInteger('--top', values.top, 1, 1000);
   const partials = [];
