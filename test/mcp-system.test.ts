@@ -18,7 +18,7 @@ test('system_info over MCP: a socket this test opens is found with its pid', asy
   const port = (listener.address() as { port: number }).port;
   const { client, close } = await connect(server());
   try {
-    const r = await call(client, 'system_info', { topic: 'ports', port, process: '' });
+    const r = await call(client, 'system_info', { topic: 'ports', port });
     t.falsy(r.isError, textOf(r));
     const rows = String(r.structuredContent!.text).split('\n');
     t.true(rows.some((row) => row.includes(String(port)) && new RegExp(`\\b${process.pid}\\b`).test(row)), textOf(r));
@@ -30,13 +30,18 @@ test('system_info over MCP: a socket this test opens is found with its pid', asy
 
 test('system_info over MCP: folderSizes inside the roots; bad arguments and paths refused', async (t) => {
   const { client, close } = await connect(server());
-  const sizes = await call(client, 'system_info', { topic: 'folderSizes', path: root, process: '' });
+  const sizes = await call(client, 'system_info', { topic: 'folderSizes', path: root });
   t.falsy(sizes.isError, textOf(sizes));
   t.true(textOf(sizes).includes('big'));
   t.regex(textOf(await call(client, 'system_info', { topic: 'folderSizes', path: '/etc', process: '' })), /WISP_PATH_NOT_ALLOWED/);
   t.regex(textOf(await call(client, 'system_info', { topic: 'process', process: '-x' })), /WISP_BAD_ARGUMENT/);
-  t.true((await call(client, 'system_info', { topic: 'ports', port: 70000, process: '' })).isError);
+  t.true((await call(client, 'system_info', { topic: 'ports', port: 70000 })).isError);
   t.true((await call(client, 'system_info', { topic: 'uptime', process: '' })).isError);
+  // process is for its own topic only: a client need not send it for the others, and the
+  // one topic that needs it says so when it is missing.
+  const memory = await call(client, 'system_info', { topic: 'memory' });
+  t.falsy(memory.isError, textOf(memory));
+  t.regex(textOf(await call(client, 'system_info', { topic: 'process' })), /WISP_BAD_ARGUMENT.*process/);
   await close();
 });
 

@@ -12,8 +12,8 @@ export const TOPICS = ['ports', 'freeSpace', 'folderSizes', 'processes', 'memory
 export type Topic = (typeof TOPICS)[number];
 
 /**
- * As a caller gives it. `process` is a string on every MCP call (empty for the topics that
- * take none: the tool's schema requires it); the CLI leaves what it was not given undefined.
+ * As a caller gives it. What was not given is undefined; an MCP client may also send an
+ * empty process or path for a topic that takes none.
  */
 export interface SystemInfoRequest {
   topic: string;
@@ -106,7 +106,7 @@ export async function validateRequest(req: SystemInfoRequest): Promise<ValidRequ
   if (req === null || typeof req !== 'object') throw bad('a request is an object with a topic');
   const topic = parseTopic(req.topic);
   const given = (v: unknown): boolean => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
-  // An empty process or path is the MCP schema's "not given"; a port is a number there, so
+  // An empty process or path is a client's "not given"; a port is a number there, so
   // an empty port can only be a caller's mistake (`--port ""`), never "all ports".
   const portGiven = req.port !== undefined && req.port !== null;
   const refuse = (arg: string, takes: string): WispError =>

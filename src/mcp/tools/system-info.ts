@@ -17,7 +17,8 @@ export function registerSystemInfo(ctx: ServerContext): void {
         process: z
           .string()
           .max(256)
-          .describe('For topic "process": a pid or an exact process name (case-insensitive, no substrings; its descendants are included). Empty for the other topics.'),
+          .optional()
+          .describe('For topic "process": a pid or an exact process name (case-insensitive, no substrings; its descendants are included).'),
         port: z.number().int().min(1).max(65535).optional().describe('For topic "ports": only this port.'),
         path: z.string().min(1).max(4096).optional().describe('For topic "folderSizes": an absolute path of a folder inside the allowed roots.'),
       }),
@@ -40,7 +41,7 @@ export function registerSystemInfo(ctx: ServerContext): void {
         const request = {
           topic: args.topic,
           ...(args.port !== undefined ? { port: args.port } : {}),
-          ...(args.process !== '' ? { process: args.process } : {}),
+          ...(args.process !== undefined && args.process !== '' ? { process: args.process } : {}),
           ...(path !== undefined ? { path } : {}),
         };
         const answer = await ctx.bounded(systemInfo(request, { signal }), signal);
