@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -305,12 +305,56 @@ test('a Python traceback after a logging line: its own error record, the final e
 test('a traceback under the ERROR line that logged it (logger.exception) is part of that record; after a WARNING it is a record of its own', async (t) => {
   const logged = await condense(readFileSync(join(ROOT, 'fixtures', 'real', 'pairs', 'out', 'python-logging.fail.log'), 'utf8'));
   const batch = find(logged, 'batch <NUM> failed after <NUM> attempts')!;
-  t.is(batch.lines, 10);
+  // The ERROR line, the traceback and its exception's line (`UpstreamTimeout: ...`, named by its class alone).
+  t.is(batch.lines, 11);
   t.true(batch.exampleMore.some((l) => l.includes('raise UpstreamTimeout(')), batch.exampleMore.join('\n'));
+  t.true(batch.exampleMore.some((l) => l.startsWith('UpstreamTimeout: upstream did not answer batch')), batch.exampleMore.join('\n'));
   t.false(logged.groups.some((g) => g.template.startsWith('Traceback')));
   // python-keyerror's traceback follows a WARNING: the program's uncaught end (the test above).
   const uncaught = await condense(real('python-keyerror.log'));
   t.true(uncaught.groups.some((g) => g.template.startsWith('Traceback')));
+});
+
+test('a worker\'s traceback quoted in a logged exception\'s message (RemoteTraceback, then """) is part of the record that logged it', async (t) => {
+  const text = real('python-pool-logged.log');
+  const r = await condense(text);
+  const failed = find(r, 'shard <NUM> failed')!;
+  t.is(failed.severity, 'error');
+  t.is(failed.count, 1);
+  // From the ERROR line to the last KeyError: the quoted traceback, the chain marker and the parent's traceback.
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.includes('ERROR etl: shard 3 failed')) + 1;
+  const last = lines.map((l) => l.startsWith("KeyError: 'CHF'")).lastIndexOf(true) + 1;
+  t.is(failed.lines, last - first + 1);
+  t.true(failed.exampleMore.some((l) => l.includes('line 12, in convert')), failed.exampleMore.join('\n'));
+  t.true(failed.exampleMore.some((l) => l.startsWith("KeyError: 'CHF'")), failed.exampleMore.join('\n'));
+  t.false(r.groups.some((g) => g.template.startsWith('Traceback') || g.template.startsWith('"""')), r.groups.map((g) => g.template).join('\n'));
+  // Uncaught (python-pool.log), the quoted traceback stays with its RemoteTraceback line too.
+  const uncaught = await condense(real('python-pool.log'));
+  const remote = find(uncaught, 'RemoteTraceback')!;
+  t.true(remote.exampleMore.some((l) => l.startsWith('ZeroDivisionError')), remote.exampleMore.join('\n'));
+  t.false(uncaught.groups.some((g) => g.template.startsWith('"""')));
+  // The same records however the input is cut.
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) {
+    t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
+  }
+});
+
+test('Python\'s exception line ends its traceback whatever its class is called (RenderTimedOut, billing.limits.QuotaExceeded): in the record, its cause', async (t) => {
+  const r = await condense(real('python-custom-exception.log'));
+  const logged = find(r, 'invoice skipped')!;
+  t.is(logged.severity, 'error');
+  t.true(logged.exampleMore.some((l) => l.startsWith('RenderTimedOut: invoice for account 7')), logged.exampleMore.join('\n'));
+  const uncaught = r.groups.find((g) => g.template.startsWith('Traceback'))!;
+  t.true(uncaught.template.includes('billing.limits.QuotaExceeded: account'), uncaught.template);
+  t.is(uncaught.severity, 'error');
+  // Only the line right under the frames is read so: a program's own line after it starts a record.
+  const after = await condense(`${real('python-custom-exception.log')}Shutting down: 3 workers\nDone\n`);
+  t.truthy(find(after, 'Shutting down'));
+  t.truthy(find(after, 'Done'));
+  // Nor is a line that reads so without a traceback above it.
+  const plain = await condense('2026-12-06 06:11:46,463 INFO app: started\n    indented detail\nSummary: 3 accounts\n');
+  t.is(find(plain, 'Summary')?.severity, 'info');
 });
 
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {

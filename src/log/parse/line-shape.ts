@@ -23,7 +23,7 @@ export const Shape = {
   Exception: 1 << 4,
   /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, PHP's `Stack trace:`, Go's `main.f(...)`. */
   TraceMark: 1 << 5,
-  /** `}`, `]`, `)`, `});`: the end of a multi-line value. */
+  /** `}`, `]`, `)`, `});`: the end of a multi-line value; or `"""` alone, which bounds a traceback quoted in an exception's message. */
   Closer: 1 << 6,
   /** Opens a record of its own whatever came before (see OPENERS). */
   Opener: 1 << 7,
@@ -97,7 +97,8 @@ const INDENTED_GO_FUNCTION = new RegExp(String.raw`^\s+${GO_FUNCTION}`);
 
 /** An indented Go function's line, as the race detector prints its stacks (at column 0 it is a TraceMark). */
 export const isIndentedGoFunction = (text: string): boolean => INDENTED_GO_FUNCTION.test(text);
-const CLOSER = /^[}\])]+[;,)]*\s*$/;
+/** A closing bracket, or a triple quote alone: the bounds of a remote traceback in an exception's message (Python's RemoteTraceback). */
+const CLOSER = /^(?:[}\])]+[;,)]*|"""|''')\s*$/;
 const PYTEST_DETAIL = /^[E>] {3,}/;
 const DIAGNOSTIC = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: \S/;
 const COMPILER_POSITION = /^[\w./\\-]+\.[A-Za-z]\w{0,5}:\d+:\d+: \S/;

@@ -58,6 +58,12 @@ function indentOfText(prefix: string, lineBytes: number): number {
 const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestDetail | Shape.Excerpt;
 /** Shapes whose class depends on the record they would join: never a place to cut. */
 const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Report | Shape.Closer;
+/**
+ * An exception's line as Python ends a traceback with it: a class name, dotted or followed by
+ * a colon (`TimeLimitExceeded: 5`, `orders.models.Order.DoesNotExist`). Read as one only
+ * at column 0 right under a traceback's frames.
+ */
+const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .*)?)$/;
 /** Lines that say a record holds an exception of its own. */
 const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
@@ -121,6 +127,8 @@ export class RecordReader {
   #routineHead = false;
   /** The open record holds an exception of its own: a traceback, an exception's line or a chained cause. */
   #ownException = false;
+  /** The open record holds Python's `Traceback (most recent call last):`: its exception's line ends its frames (PYTHON_EXCEPTION). */
+  #pythonTrace = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -135,6 +143,7 @@ export class RecordReader {
     this.#errorHead = '';
     this.#routineHead = false;
     this.#ownException = false;
+    this.#pythonTrace = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -176,7 +185,15 @@ export class RecordReader {
       cls = this.saysMoreOfError ? LineClass.Continue : LineClass.Start;
     } else {
       this.indent = indent;
-      const shape = shapeOf(this.#body, indent, this.shape).shape;
+      let shape = shapeOf(this.#body, indent, this.shape).shape;
+      // Python names an exception by its class, whatever the name ends with
+      // (`billiard.exceptions.TimeLimitExceeded: ...`, `QuotaExceeded: ...`): the line at
+      // column 0 that ends a traceback's frames is its exception's, the cause.
+      if (shape === 0 && indent === 0 && this.#pythonTrace && this.#beforeIndent > 0 && PYTHON_EXCEPTION.test(this.#body)) {
+        shape = Shape.Exception;
+        this.shape.shape = shape;
+        this.shape.severity = Severity.Error;
+      }
       this.isLevelLine = this.#headerOnly && ((info.levelOnNextLine === true && indent === 0 && (shape & Shape.LevelWord) !== 0) || info.messageOnNextLine === true);
       if (this.isLevelLine) {
         // The header's record, its level and message on this line (or its message alone, the header's level kept).
@@ -204,11 +221,13 @@ export class RecordReader {
       this.#errorHead = this.isHeader && this.parser.declared && this.parser.severity <= Severity.Warning ? this.#body : '';
       this.#routineHead = this.isHeader && this.parser.declared && this.parser.severity > Severity.Warning;
       this.#ownException = (this.shape.shape & OWN_EXCEPTION) !== 0;
+      this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
       if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
+      if (this.shape.shape & Shape.Traceback) this.#pythonTrace = true;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
@@ -285,8 +304,13 @@ export class RecordReader {
       return LineClass.Continue;
     }
     // A traceback goes with the error line that logged it (Python's logger.exception); after a
-    // warning it is the program's own end (an uncaught exception), a record of its own.
-    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError ? LineClass.Continue : LineClass.Start;
+    // warning it is the program's own end (an uncaught exception), a record of its own. One
+    // quoted in an exception's message (`multiprocessing.pool.RemoteTraceback: ` then `"""`)
+    // is that exception's.
+    if (shape & Shape.Traceback) {
+      const quoted = this.#beforeShape & Shape.Closer && this.#ownException;
+      return this.#beforeShape & Shape.Chain || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
+    }
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       // Where threads share a stream, a trace printed in pieces ends under another thread's
