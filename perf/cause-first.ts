@@ -6,10 +6,11 @@
  * to 2,000 lines, and any log files named with --noise (Loghub's raw logs, say: they are
  * not in the repository).
  *
- *   node dist/perf/cause-first.js [--noise FILE]... [--against DIST] [--json]
+ *   node dist/perf/cause-first.js [--noise FILE]... [--against DIST] [--json] [--misses]
  *
  * --against DIST runs another build's condenser (its dist/ folder) on the same inputs in
- * the same run, so a change shows as before and after.
+ * the same run, so a change shows as before and after. --misses names, on stderr, each cause
+ * a build left out of the first screen, with the noise and the output.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -22,7 +23,7 @@ const FIRST_SCREEN = 4096;
 const NOISE_LINES = 2000;
 
 const { values } = parseArgs({
-  options: { noise: { type: 'string', multiple: true }, against: { type: 'string' }, json: { type: 'boolean' } },
+  options: { noise: { type: 'string', multiple: true }, against: { type: 'string' }, json: { type: 'boolean' }, misses: { type: 'boolean' } },
 });
 
 interface Build {
@@ -90,6 +91,7 @@ for (const noise of noises) {
       for (const c of o.causes) {
         of++;
         if (screen.includes(c)) found++;
+        else if (values.misses) process.stderr.write(`missed by ${build.name}, after ${noise.name}: ${o.file}: ${c}\n`);
       }
     }
     rows.push({ noise: noise.name, build: build.name, found, of });
