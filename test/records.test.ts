@@ -357,6 +357,27 @@ test('Python\'s exception line ends its traceback whatever its class is called (
   t.is(find(plain, 'Summary')?.severity, 'info');
 });
 
+test('a Python traceback carries at most ten indented lines under its exception\'s line: the rows a program printed after it are records, not error lines', async (t) => {
+  const text = real('python-buffered-stdout.log');
+  const r = await condense(text);
+  const tb = r.groups.find((g) => g.template.startsWith('Traceback'))!;
+  t.is(tb.severity, 'error');
+  t.true(tb.template.includes('ValueError: could not convert string to float'), tb.template);
+  t.true(tb.exampleMore.includes("ValueError: could not convert string to float: '12.5O'"), tb.exampleMore.join('\n'));
+  // Traceback, two frame lines, the caret, the exception's line, then ten lines at most.
+  t.is(tb.lines, 5 + 10);
+  t.true(r.linesBySeverity.error! < 20, JSON.stringify(r.linesBySeverity));
+  t.truthy(find(r, 'row <NUM>'), 'the rows after it are grouped as rows');
+  // A message that goes on indented under its exception's line keeps its lines.
+  const message = await condense(
+    `2026-12-06 06:11:46,463 ERROR db: query failed\nTraceback (most recent call last):\n  File "/srv/db.py", line 3, in run\n    cur.execute(q)\npsycopg2.OperationalError: could not connect to server\n\tIs the server running on host "db" and accepting\n\tTCP/IP connections on port 5432?\n2026-12-06 06:11:47,001 INFO db: retrying\n`,
+  );
+  t.is(find(message, 'query failed')!.lines, 7);
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 4096 }]) {
+    t.is(JSON.stringify(await condense(text, options)), JSON.stringify(r), JSON.stringify(options));
+  }
+});
+
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {
   // As gfortran -fcheck=bounds -g prints a bounds error and its backtrace.
   const text = `${Array.from({ length: 30 }, (_, i) => `step ${i}  energy=   2380.0000`).join('\n')}\nAt line 30 of file heat.f90\nFortran runtime error: Index '101' of dimension 1 of array 'u' above upper bound of 100\n\nError termination. Backtrace:\n#0  0x7f038ee218c2 in ???\n#1  0x7f038ee223b9 in ???\n#2  0x55628baaa57c in diffuse\n\tat /src/heat.f90:30\n#3  0x55628baaa9fb in main\n\tat /src/heat.f90:18\n`;

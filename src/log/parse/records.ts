@@ -64,6 +64,13 @@ const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception |
  * at column 0 right under a traceback's frames.
  */
 const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .*)?)$/;
+/**
+ * How many indented lines a Python exception's line may carry under it as its message's
+ * own. Python prints nothing of a traceback after that line; indented lines that go on
+ * past these are the program's output, landed under a traceback flushed before it (stderr
+ * unbuffered, stdout in blocks), and are records, not thousands of error lines.
+ */
+const MESSAGE_LINES = 10;
 /** Lines that say a record holds an exception of its own. */
 const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
@@ -129,6 +136,8 @@ export class RecordReader {
   #ownException = false;
   /** The open record holds Python's `Traceback (most recent call last):`: its exception's line ends its frames (PYTHON_EXCEPTION). */
   #pythonTrace = false;
+  /** Lines the open record has read since its Python exception's line (-1: none read yet, or a chained traceback began since). */
+  #sinceException = -1;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -144,6 +153,7 @@ export class RecordReader {
     this.#routineHead = false;
     this.#ownException = false;
     this.#pythonTrace = false;
+    this.#sinceException = -1;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -222,12 +232,16 @@ export class RecordReader {
       this.#routineHead = this.isHeader && this.parser.declared && this.parser.severity > Severity.Warning;
       this.#ownException = (this.shape.shape & OWN_EXCEPTION) !== 0;
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
+      this.#sinceException = -1;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
       if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
       if (this.shape.shape & Shape.Traceback) this.#pythonTrace = true;
+      if (this.shape.shape & (Shape.Traceback | Shape.Chain)) this.#sinceException = -1;
+      else if (this.#pythonTrace && this.indent === 0 && this.shape.shape & Shape.Exception) this.#sinceException = 0;
+      else if (this.#sinceException >= 0) this.#sinceException++;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
@@ -328,7 +342,7 @@ export class RecordReader {
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
     if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
-    if (indent > this.#threshold) return LineClass.Continue;
+    if (indent > this.#threshold) return this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     return LineClass.Start;
   }
