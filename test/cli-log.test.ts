@@ -95,6 +95,23 @@ test('bad input: a clear one-line error with a code, exit 2', async (t) => {
   }
 });
 
+test('a gzip file cut short is refused with how much text it held and how to read it anyway; damaged data is refused as such', async (t) => {
+  const text = Array.from({ length: 5000 }, (_, i) => `2026-01-01 10:00:${String(i % 60).padStart(2, '0')} INFO line ${i} of the day\n`).join('');
+  const whole = gzipSync(text);
+  const cut = writeTemp(dir, 'cut.log.gz', whole.subarray(0, 4000));
+  const r = await runCli(['log', cut]);
+  t.is(r.code, 2);
+  t.regex(r.stderr, /the gzip data ends early, after [\d,]+ bytes of text: the file was cut short, or damaged/);
+  t.true(r.stderr.includes(`zcat ${cut} | wisp log -`), r.stderr);
+  t.regex(r.stderr, /\[WISP_BAD_GZIP\]\n$/);
+  // A flipped byte in the middle is damage zlib can name.
+  const flipped = Buffer.from(whole);
+  flipped[2000] = flipped[2000]! ^ 0xff;
+  const damaged = await runCli(['log', writeTemp(dir, 'flipped.log.gz', flipped)]);
+  t.is(damaged.code, 2);
+  t.regex(damaged.stderr, /unreadable gzip data .*\[WISP_BAD_GZIP\]/);
+});
+
 test('an empty file, invalid UTF-8 and a 50 MB line without a newline do not crash or hang', async (t) => {
   const empty = await runCli(['log', writeTemp(dir, 'empty.log', ''), '--json']);
   t.is(empty.code, 0, empty.stderr);
