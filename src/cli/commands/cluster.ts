@@ -1,3 +1,4 @@
+import { loadBullmq } from '../../cluster/bullmq.js';
 import { collectRun } from '../../cluster/collect.js';
 import { clusterTarget } from '../../cluster/connection.js';
 import { enqueueArchive } from '../../cluster/enqueue.js';
@@ -43,6 +44,8 @@ export const runCluster: CommandRunner = async (args, io) => {
   const { values, positionals } = parsed;
   const target = clusterTarget(values.redis, values.queue);
   const connectSeconds = values['connect-timeout'] === undefined ? 10 : parseInteger('--connect-timeout', values['connect-timeout'], 1, 600);
+  // A missing bullmq is said before any address is tried: no address would help.
+  await loadBullmq();
   await reachRedis(target, connectSeconds * 1000);
   switch (action) {
     case 'enqueue': {
