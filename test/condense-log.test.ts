@@ -501,6 +501,20 @@ test("docker compose's output: each line's service prefix is read past, so a ser
   t.true(g.exampleMore.includes(traceback[5]!), JSON.stringify(g.exampleMore));
   t.true(find(r, 'GET /orders')!.firstTime !== null);
   t.deepEqual(await condense(text, { top: 30, workers: 2, chunkBytes: 2000 }), r, 'the same whatever the chunks');
+  // A service's level column behind its name is found though a traceback's frames stand
+  // behind the same name: its WARNING lines stay warnings whatever their words say.
+  const celery = (i: number, level: string, message: string): string => `worker-1        | [2026-12-03 08:18:${String(i).padStart(2, '0')},479: ${level}/ForkPoolWorker-${i % 4}] ${message}`;
+  const worker = [
+    ...Array.from({ length: 2 }, (_, i) => celery(i, 'INFO', `Task tasks.export[${1000 + i}] received`)),
+    celery(6, 'WARNING', 'Timeout: 60'),
+    celery(7, 'WARNING', 'Timeout: 30'),
+    celery(8, 'ERROR', 'Task handler raised error: TimeLimitExceeded(5)'),
+    ...traceback.map((l) => l.replace('worker-1  |', 'worker-1        |')),
+    celery(9, 'INFO', 'Task tasks.export[1009] succeeded in 3.0s: None'),
+  ].join('\n');
+  const levels = await condense(`${worker}\n`, { top: 30 });
+  t.is(find(levels, 'Timeout: <NUM>')?.severity, 'warning', JSON.stringify(levels.groups.map((g) => [g.severity, g.template])));
+  t.is(find(levels, 'Traceback (most recent call last)')?.severity, 'error');
   // A log where only a few lines start with a word and a bar is no compose output.
   const some = `${recurringService(200)}INFO | a table row\nname | value\n`;
   t.is((await condense(some, { top: 30 })).format, 'timestamped log');

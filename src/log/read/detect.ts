@@ -31,7 +31,7 @@ export function detectFormat(head: string): FormatInfo {
   const named = namePrefixed(lines);
   const info = detectLayout(lines, named);
   const traceKey = traceKeyOf(head);
-  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(lines, info) : undefined;
+  const levelColumn = info.format === 'timestamped' || info.format === 'plain' ? levelColumnOf(lines, info, named) : undefined;
   const levelOnNextLine = info.format === 'timestamped' && levelColumn === undefined && levelsOnNextLine(lines);
   const messageOnNextLine = info.format === 'timestamped' && !levelOnNextLine && messagesOnNextLine(lines);
   return {
@@ -96,15 +96,18 @@ function namePrefixed(lines: readonly string[]): boolean {
  * with a timestamp; otherwise of the lines that start at column 0 (frames and other
  * indented continuation lines are no records).
  */
-function levelColumnOf(headLines: readonly string[], info: FormatInfo): ReturnType<typeof detectLevelColumn> {
+function levelColumnOf(headLines: readonly string[], info: FormatInfo, named: boolean): ReturnType<typeof detectLevelColumn> {
   const m: TimestampMatch = { start: 0, end: 0 };
   const lines: string[] = [];
   for (let raw of headLines) {
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
     let line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     for (let f = 0; f < info.leadingTabFields; f++) line = line.slice(line.indexOf('\t') + 1);
-    const c = line.charCodeAt(0);
-    if (line.trim() === '' || c === 32 || c === 9) continue;
+    // Behind a service's name (compose), a line is indented or blank after the name: a
+    // frame under `worker-1  | Traceback ...` is no record. The column counts the name in,
+    // as the parser reads it.
+    const c = line.charCodeAt(named ? namePrefixLength(line) : 0);
+    if (line.trim() === '' || c === 32 || c === 9 || Number.isNaN(c)) continue;
     if (info.timestamped) {
       const pos = c === 60 ? Math.max(0, line.indexOf('>') + 1) : stampFrom(line, 0);
       if (!matchTimestampAt(line, pos, m)) continue;
