@@ -73,6 +73,19 @@ test('a group whose errors all come from one host says so in its values line', a
   t.is(hosts.values.reduce((n, v) => n + v.count, 0) + hosts.otherRecords, orders.count);
 });
 
+test('a value of a token that holds other placeholders too is shown in its place among them, so it says which it is', async (t) => {
+  let text = '';
+  for (let i = 0; i < 60; i++) text += `2026-12-06T02:15:${String(i % 60).padStart(2, '0')}.097Z [clip_${i % 7}.mp4] resized frame ${i} of clip_${i % 7}.mp4 (1920x1080 -> 640x360)\n`;
+  const r = await condense(text);
+  const g = r.groups.find((x) => x.template.includes('resized frame'))!;
+  const clip = g.values!.find((v) => v.placeholder === '[clip_<NUM>.mp<NUM>]')!;
+  // mp4's 4 (one value) is the placeholder picked; it stands where it is, not as a bare `4`.
+  t.deepEqual(clip.values, [{ value: '[clip_<NUM>.mp4]', count: 60 }]);
+  const size = g.values!.find((v) => v.placeholder.startsWith('(<NUM>x<NUM>'))!;
+  t.is(size.values[0]!.value, '(1920x<NUM>');
+  t.regex(renderLogText(r, 10_000), /values: \[clip_<NUM>\.mp<NUM>\]: \[clip_<NUM>\.mp4\] x60/);
+});
+
 test('enum variations of one event are one group on screen, each word counted', async (t) => {
   const r = await condense(incident.text);
   const orders = r.groups.filter((g) => g.template.includes('order ord-'));

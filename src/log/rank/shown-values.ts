@@ -26,8 +26,10 @@ export function shownValues(g: GroupStat): ShownValues[] | undefined {
     const sorted = byCount(g.values![k]!);
     const rest = sorted.slice(SHOWN_VALUES);
     const token = tokens[k]!;
-    // A value inside a longer token reads best in its token: `host=orders-7f9c-abcde`, not `7f9c`.
-    const inToken = (value: string): string => (token.single ? token.text.replace(MARKER, () => value) : value);
+    // A value inside a longer token reads best in its token: `host=orders-7f9c-abcde`, not
+    // `7f9c`. Where the token holds other placeholders too, the value stands in its own
+    // place among them (`[clip_<NUM>.mp4]`): a bare `4` would not say which it is.
+    const inToken = (value: string): string => (token.single ? token.text.replace(MARKER, () => value) : token.nth >= 0 ? replaceNth(token.text, token.nth, value) : value);
     return {
       placeholder: token.text,
       values: sorted.slice(0, SHOWN_VALUES).map(([value, count]) => ({ value: inToken(value), count })),
@@ -37,9 +39,26 @@ export function shownValues(g: GroupStat): ShownValues[] | undefined {
   });
 }
 
-/** For each placeholder of a template, in text order, the token that holds it, and whether it holds only that one. */
-function placeholderTokens(template: string): { text: string; single: boolean }[] {
-  const out: { text: string; single: boolean }[] = [];
+/** The `nth` placeholder marker of a text (counted from 0) replaced by `value`, or the value alone where the text holds no such marker. */
+function replaceNth(text: string, nth: number, value: string): string {
+  let seen = -1;
+  let replaced = false;
+  const out = text.replace(MARKER, (m) => {
+    seen++;
+    if (seen !== nth) return m;
+    replaced = true;
+    return value;
+  });
+  return replaced ? out : value;
+}
+
+/**
+ * For each placeholder of a template, in text order, the token that holds it, whether it
+ * holds only that one, and else which of the token's placeholders it is (-1 where its value
+ * cannot stand in the token: an enum's or a wildcard's).
+ */
+function placeholderTokens(template: string): { text: string; single: boolean; nth: number }[] {
+  const out: { text: string; single: boolean; nth: number }[] = [];
   for (const m of template.matchAll(MARKER)) {
     const at = m.index;
     let a = at;
@@ -56,7 +75,9 @@ function placeholderTokens(template: string): { text: string; single: boolean }[
     const token = template.slice(a, b).replace(/[ \t]+/g, ' ').replace(/<[^<>\s|]+(?:\|[^<>\s|]+)+>/g, '<…>');
     const raw = template.slice(a, b);
     const single = (raw.match(MARKER) ?? []).length === 1 && !/\s/.test(raw) && !m[0].includes('|') && m[0] !== '<*>';
-    out.push({ text: token.length > PLACEHOLDER_TOKEN_CHARS ? `${token.slice(0, PLACEHOLDER_TOKEN_CHARS - 1)}…` : token, single });
+    const simple = !/\s/.test(raw) && !raw.includes('|') && !raw.includes('<*>');
+    const nth = single || !simple ? -1 : (template.slice(a, at).match(MARKER) ?? []).length;
+    out.push({ text: token.length > PLACEHOLDER_TOKEN_CHARS ? `${token.slice(0, PLACEHOLDER_TOKEN_CHARS - 1)}…` : token, single, nth });
   }
   return out;
 }
