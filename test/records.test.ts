@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -352,22 +352,37 @@ test('Python\'s exception line ends its traceback whatever its class is called (
   const after = await condense(`${real('python-custom-exception.log')}Shutting down: 3 workers\nDone\n`);
   t.truthy(find(after, 'Shutting down'));
   t.truthy(find(after, 'Done'));
+  // Nor is another thread's line printed between the frames and the exception, named by one word.
+  const between = await condense('Traceback (most recent call last):\n  File "/srv/up.py", line 14, in failer\n    raise StorageTimeout(bucket)\nStatus: 1 of 3 uploads done\nStorageTimeout: bucket b0 did not answer in 30s\n'.repeat(3));
+  t.false(between.groups.some((g) => g.template.startsWith('Traceback') && g.template.includes('Status')), between.groups.map((g) => g.template).join('\n'));
   // Nor is a line that reads so without a traceback above it.
   const plain = await condense('2026-12-06 06:11:46,463 INFO app: started\n    indented detail\nSummary: 3 accounts\n');
   t.is(find(plain, 'Summary')?.severity, 'info');
 });
 
-test('a Python traceback carries at most ten indented lines under its exception\'s line: the rows a program printed after it are records, not error lines', async (t) => {
+test('a program\'s Python traceback carries at most a hundred indented lines under its exception\'s line: the rows it printed after are records, not error lines', async (t) => {
   const text = real('python-buffered-stdout.log');
   const r = await condense(text);
   const tb = r.groups.find((g) => g.template.startsWith('Traceback'))!;
   t.is(tb.severity, 'error');
   t.true(tb.template.includes('ValueError: could not convert string to float'), tb.template);
   t.true(tb.exampleMore.includes("ValueError: could not convert string to float: '12.5O'"), tb.exampleMore.join('\n'));
-  // Traceback, two frame lines, the caret, the exception's line, then ten lines at most.
-  t.is(tb.lines, 5 + 10);
-  t.true(r.linesBySeverity.error! < 20, JSON.stringify(r.linesBySeverity));
-  t.truthy(find(r, 'row <NUM>'), 'the rows after it are grouped as rows');
+  // Traceback, two frame lines, the caret, the exception's line, then a hundred lines at most (242 rows follow).
+  t.is(tb.lines, 5 + 100);
+  t.truthy(find(r, 'row <NUM>'), 'the rows after them are grouped as rows');
+  // A long message is the exception's own: pytest's diff under --tb=native -vv (58 lines) stays in its record.
+  const pytest = await condense(real('pytest-native-diff.log'));
+  const assertion = pytest.groups.find((g) => g.template.startsWith('Traceback') && g.template.includes('AssertionError'))!;
+  const lines = real('pytest-native-diff.log').split('\n');
+  t.is(assertion.lastLine, lines.findIndex((l) => l.startsWith('FAILED ')) - 1, 'the record ends where pytest\'s summary begins');
+  t.false(pytest.groups.some((g) => /^ +(?:Differing items|Full diff)/.test(g.template)), pytest.groups.map((g) => g.template).join('\n'));
+  // Under a log line's header the next header ends the record: its message keeps every line.
+  const fields = ['id', 'sku', 'qty', 'price', 'currency', 'customer', 'address'].flatMap((f) => [`  ${f}`, '    Input should be a valid value [type=value_error]']);
+  const logged = await condense(
+    `2026-12-06 06:40:01,100 ERROR app: order rejected\nTraceback (most recent call last):\n  File "/srv/app.py", line 9, in <module>\n    raise ValidationError(msg)\nValidationError: 7 validation errors for Order\n${fields.join('\n')}\n2026-12-06 06:40:01,200 INFO app: placing next order\n`,
+  );
+  t.is(find(logged, 'order rejected')!.lines, 5 + fields.length);
+  t.is(logged.groups.filter((g) => g.severity === 'error').length, 1);
   // A message that goes on indented under its exception's line keeps its lines.
   const message = await condense(
     `2026-12-06 06:11:46,463 ERROR db: query failed\nTraceback (most recent call last):\n  File "/srv/db.py", line 3, in run\n    cur.execute(q)\npsycopg2.OperationalError: could not connect to server\n\tIs the server running on host "db" and accepting\n\tTCP/IP connections on port 5432?\n2026-12-06 06:11:47,001 INFO db: retrying\n`,

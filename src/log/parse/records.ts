@@ -61,16 +61,20 @@ const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception |
 /**
  * An exception's line as Python ends a traceback with it: a class name, dotted or followed by
  * a colon (`TimeLimitExceeded: 5`, `orders.models.Order.DoesNotExist`). Read as one only
- * at column 0 right under a traceback's frames.
+ * at column 0 right under a traceback's frames. Undotted, the name has a capital inside it,
+ * as classes are named (`RenderTimedOut`, `E2BIG`): another thread's `Status: 1 of 3 done`
+ * printed between the frames and the exception is no exception.
  */
-const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .*)?)$/;
+const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*[A-Z]\w*:(?: .*)?)$/;
 /**
  * How many indented lines a Python exception's line may carry under it as its message's
- * own. Python prints nothing of a traceback after that line; indented lines that go on
- * past these are the program's output, landed under a traceback flushed before it (stderr
- * unbuffered, stdout in blocks), and are records, not thousands of error lines.
+ * own, where the traceback is the program's own (not under a log line's header, whose
+ * next header ends it). Python prints nothing of a traceback after that line, but a
+ * message may run long (pytest's assertion diff under `--tb=native -vv`: 70 lines).
+ * Indented lines past these are the program's output, landed under a traceback flushed
+ * before it (stderr unbuffered, stdout in blocks): records, not thousands of error lines.
  */
-const MESSAGE_LINES = 10;
+const MESSAGE_LINES = 100;
 /** Lines that say a record holds an exception of its own. */
 const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
@@ -136,8 +140,10 @@ export class RecordReader {
   #ownException = false;
   /** The open record holds Python's `Traceback (most recent call last):`: its exception's line ends its frames (PYTHON_EXCEPTION). */
   #pythonTrace = false;
-  /** Lines the open record has read since its Python exception's line (-1: none read yet, or a chained traceback began since). */
+  /** Lines the open record has read since its Python exception's line (-1: none read yet, a chained traceback began since, or the record is a header line's). */
   #sinceException = -1;
+  /** The open record began with the input's header (a logged error): the next header ends it. */
+  #headerHead = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -154,6 +160,7 @@ export class RecordReader {
     this.#ownException = false;
     this.#pythonTrace = false;
     this.#sinceException = -1;
+    this.#headerHead = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -233,6 +240,7 @@ export class RecordReader {
       this.#ownException = (this.shape.shape & OWN_EXCEPTION) !== 0;
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
+      this.#headerHead = this.isHeader;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
@@ -240,7 +248,7 @@ export class RecordReader {
       if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
       if (this.shape.shape & Shape.Traceback) this.#pythonTrace = true;
       if (this.shape.shape & (Shape.Traceback | Shape.Chain)) this.#sinceException = -1;
-      else if (this.#pythonTrace && this.indent === 0 && this.shape.shape & Shape.Exception) this.#sinceException = 0;
+      else if (this.#pythonTrace && !this.#headerHead && this.indent === 0 && this.shape.shape & Shape.Exception) this.#sinceException = 0;
       else if (this.#sinceException >= 0) this.#sinceException++;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
