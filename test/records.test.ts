@@ -334,9 +334,34 @@ test('a worker\'s traceback quoted in a logged exception\'s message (RemoteTrace
   const remote = find(uncaught, 'RemoteTraceback')!;
   t.true(remote.exampleMore.some((l) => l.startsWith('ZeroDivisionError')), remote.exampleMore.join('\n'));
   t.false(uncaught.groups.some((g) => g.template.startsWith('"""')));
+  // A pool inside a pool's worker: the inner remote traceback, quoted in the outer, begins with its own exception's line.
+  const nested = [
+    '2026-12-06 06:40:09,700 ERROR app: nested job failed',
+    'concurrent.futures.process._RemoteTraceback: ',
+    '"""',
+    'concurrent.futures.process._RemoteTraceback: ',
+    '"""',
+    'Traceback (most recent call last):',
+    '  File "/srv/jobs.py", line 5, in leaf',
+    '    def leaf(x): raise DiskFull(f"/data{x}: no space")',
+    'DiskFull: /data1: no space',
+    '"""',
+    '',
+    'The above exception was the direct cause of the following exception:',
+    '',
+    'Traceback (most recent call last):',
+    '  File "/srv/jobs.py", line 8, in mid',
+    '    return ex.submit(leaf, x).result()',
+    'DiskFull: /data1: no space',
+    '"""',
+    '2026-12-06 06:40:09,800 INFO app: cleanup 1',
+  ];
+  const inner = await condense(`${nested.join('\n')}\n`);
+  t.is(find(inner, 'nested job failed')?.lines, nested.length - 1, inner.groups.map((g) => `${g.lines} ${g.template}`).join('\n'));
   // The same records however the input is cut.
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) {
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
+    t.is(JSON.stringify(await condense(`${nested.join('\n')}\n`, options)), JSON.stringify(inner), JSON.stringify(options));
   }
 });
 

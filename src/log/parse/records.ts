@@ -329,10 +329,8 @@ export class RecordReader {
     // warning it is the program's own end (an uncaught exception), a record of its own. One
     // quoted in an exception's message (`multiprocessing.pool.RemoteTraceback: ` then `"""`)
     // is that exception's.
-    if (shape & Shape.Traceback) {
-      const quoted = this.#beforeShape & Shape.Closer && this.#ownException;
-      return this.#beforeShape & Shape.Chain || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
-    }
+    const quoted = (this.#beforeShape & Shape.Closer) !== 0 && this.#ownException;
+    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       // Where threads share a stream, a trace printed in pieces ends under another thread's
@@ -340,7 +338,8 @@ export class RecordReader {
       // INFO lines). A routine record that holds no exception of its own did not log it: the
       // exception that ends the trace in it is the error it is, a record of its own.
       if (afterTrace && this.#trace && this.#routineHead && !this.#ownException) return LineClass.Start;
-      return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces ? LineClass.Continue : LineClass.Start;
+      // A remote traceback quoted in another (a pool inside a pool's worker) begins with its own exception's line.
+      return afterTrace || this.#beforeErrorHeader || this.#beforeAnnounces || quoted ? LineClass.Continue : LineClass.Start;
     }
     if (shape & (Shape.TraceMark | Shape.Report) && this.#trace) return LineClass.Continue;
     // PHP's `Stack trace:` right under the error line that logged it (`PHP Fatal error:  Uncaught ...`).
