@@ -60,12 +60,12 @@ const ALWAYS_CONTINUES = Shape.Frame | Shape.Cause | Shape.Chain | Shape.PytestD
 const DEPENDS_ON_RECORD = ALWAYS_CONTINUES | Shape.Traceback | Shape.Exception | Shape.TraceMark | Shape.Report | Shape.Closer;
 /**
  * An exception's line as Python ends a traceback with it: a class name, dotted or followed by
- * a colon (`TimeLimitExceeded: 5`, `orders.models.Order.DoesNotExist`). Read as one only
- * at column 0 right under a traceback's frames. Undotted, the name has a capital inside it,
- * as classes are named (`RenderTimedOut`, `E2BIG`): another thread's `Status: 1 of 3 done`
- * printed between the frames and the exception is no exception.
+ * a colon (`TimeLimitExceeded: 5`, `orders.models.Order.DoesNotExist`, `Boom: exploded`).
+ * Read as one only at column 0 right under a traceback's frames. (Another thread's line
+ * printed just there, `Status: 1 of 3 done`, reads as one too: a class of one word is
+ * common, that interleaving rare.)
  */
-const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*[A-Z]\w*:(?: .*)?)$/;
+const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .*)?)$/;
 /**
  * How many indented lines a Python exception's line may carry under it as its message's
  * own, where the traceback is the program's own (not under a log line's header, whose
