@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -415,6 +415,26 @@ test('a program\'s Python traceback carries at most a hundred indented lines und
   t.is(find(message, 'query failed')!.lines, 7);
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(text, options)), JSON.stringify(r), JSON.stringify(options));
+  }
+});
+
+test('Python\'s exception group traceback, indented at its lines\' bar, is one record: under the ERROR line that logged it, or its own after a plain line', async (t) => {
+  const text = real('python-exception-group.log');
+  const lines = text.split('\n');
+  const { whole: _, ...r } = await condense(text);
+  const logged = find(r as LogResult, 'shard sync failed')!;
+  const plain = lines.indexOf('retrying all shards') + 1;
+  t.is(logged.lastLine, plain - 1, 'the logged group ends where the plain line begins');
+  t.true(logged.exampleMore.some((l) => l.includes('ConnectionResetError: shard 2')), logged.exampleMore.join('\n'));
+  const uncaught = r.groups.find((g) => g.template.trimStart().startsWith('+ Exception Group Traceback'))!;
+  t.is(uncaught.severity, 'error');
+  t.is(uncaught.firstLine, plain + 1);
+  t.is(uncaught.lastLine, lines.length - 1);
+  const before = find(r as LogResult, 'retrying all shards')!;
+  t.is(before.lines, 1, 'the plain line before it stays a line of its own');
+  t.not(before.severity, 'error');
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) {
+    t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
   }
 });
 

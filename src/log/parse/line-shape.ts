@@ -80,6 +80,8 @@ export function checkerPrefixLength(text: string): number {
 const CAUSE = /^\s*(?:Caused by: |Suppressed: |Next (?=[\w\\]*(?:Exception|Error)\b))/;
 const CHAIN = /^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)/;
 const TRACEBACK = /^Traceback \(most recent call last\):/;
+/** Python 3.11's `  + Exception Group Traceback (most recent call last):`, indented two under its `  |` lines' bar. */
+const GROUP_TRACEBACK = /^ {2}\+ Exception Group Traceback \(most recent call last\):/;
 /**
  * `pkg.Class$Inner: msg`, `KeyError: 'x'`, `AssertionError [ERR_ASSERTION]: ...`, `StopIteration`.
  * The last name part ends in one of the words that name an exception in the languages
@@ -297,6 +299,7 @@ function shapeFromForms(text: string, indent: number, out: LineShape): LineShape
     if (CLOSER.test(text)) shape |= Shape.Closer;
     if (REPORT.test(text)) shape |= Shape.Report;
   }
+  if (indent === 2 && GROUP_TRACEBACK.test(text)) shape |= Shape.Traceback;
   if (REPORT_CAUSE.test(text)) shape |= Shape.Report | Shape.ReportCause;
   if (shape === 0 && (EXCEPTION.test(body) || RUBY_EXCEPTION.test(body))) shape |= Shape.Exception;
   if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;

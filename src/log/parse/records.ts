@@ -230,7 +230,9 @@ export class RecordReader {
       // runner's failure report) keeps the block's threshold: the lines indented as the
       // block's records were still start records. Such a line is no place to cut.
       const stepsOut = this.#open && !this.isHeader && this.opener === undefined && this.indent < this.#beforeIndent;
-      this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : this.indent;
+      // An exception group's traceback stands indented at its lines' `  |` bar: they are its.
+      const groupTraceback = !this.isHeader && this.indent > 0 && (this.shape.shape & Shape.Traceback) !== 0;
+      this.#threshold = stepsOut ? Math.max(this.indent, this.#threshold) : groupTraceback ? this.indent - 1 : this.indent;
       this.#open = true;
       this.#headerOnly = this.isHeader;
       this.#headerSeverity = this.parser.severity;
