@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { apiExport, apiExportPieces, jsonLinesPieces, mapLike } from '../fixtures/json.js';
 import { WorkerPool } from '../src/pipeline/worker-pool.js';
 import { jsonShape, type ShapeOptions } from '../src/shape/index.js';
+import { median } from './cli-runs.js';
 
 const MIB = 1024 * 1024;
 const args = process.argv.slice(2);
@@ -99,8 +100,6 @@ async function writePieces(path: string, pieces: Iterable<string>): Promise<void
   for (const piece of pieces) if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
   await new Promise<void>((r) => out.end(r));
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /** Interleaved runs of the baseline and each contender; medians in ms. */
 async function race(fns: (() => unknown)[]): Promise<number[]> {

@@ -25,6 +25,7 @@ import { readProcessTable } from '../src/native/processes.js';
 import { journalSource } from '../src/input/journal.js';
 import { systemInfo, TOPICS, type SystemInfoRequest } from '../src/system-info/index.js';
 import { buildJournalFile, type JournalFixtureEntry } from '../fixtures/journal.js';
+import { median } from './cli-runs.js';
 
 const asJson = process.argv.includes('--json');
 const runsArg = process.argv.indexOf('--runs');
@@ -54,8 +55,6 @@ interface Row {
   target?: string;
   pass?: boolean;
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function measure(name: string, kind: Row['kind'], runs: number, fn: () => Promise<unknown>): Promise<Row> {
   const times: number[] = [];
