@@ -5,7 +5,7 @@ import { isWispError } from '../core/errors.js';
 import { fileError } from './file-errors.js';
 import { assertRegularFile } from './file-kind.js';
 import { gunzip, isGzip } from './gzip.js';
-import { textBytes } from './text-bytes.js';
+import { readsAsIs, textBytes } from './text-bytes.js';
 
 /** Something to read log bytes from: a file, stdin, or text handed over inline. */
 export interface LogSource {
@@ -30,6 +30,19 @@ export interface OpenedSource {
   chunks: AsyncIterable<Buffer>;
   /** What was done to the bytes on the way, filled in once they have been read. */
   notes?: string[];
+  /**
+   * A regular file whose bytes go to the reader as they are on disk (no gzip, leading NUL
+   * or byte order mark): read at any offset into the reader's own buffers, from the
+   * start, instead of `chunks`. The file stays open when `chunks` ends: whoever opened
+   * the source closes it (file.close()), whichever way it was read.
+   */
+  file?: PlainFile;
+}
+
+/** A file read at any offset into a caller's buffer (split/line-chunks.ts's BytesAt), and closed once. */
+export interface PlainFile {
+  readAt(target: Buffer, offset: number, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
 }
 
 /** Read size for files: about a chunk at a time, so the splitter rarely copies. */
@@ -66,21 +79,26 @@ export function fileSource(path: string): LogSource {
       } catch (err) {
         throw fileError(path, err, 'a log file');
       }
-      let gzip: boolean;
+      let head: Buffer;
       try {
         info = await fh.stat();
         assertRegularFile(path, info, 'a log file', REGULAR_HINT);
         const magic = Buffer.alloc(2);
         const { bytesRead } = await fh.read(magic, 0, 2, 0);
-        gzip = isGzip(magic.subarray(0, bytesRead));
+        head = magic.subarray(0, bytesRead);
       } catch (err) {
         await fh.close();
         throw isWispError(err) ? err : fileError(path, err, 'a log file');
       }
+      const gzip = isGzip(head);
       const notes: string[] = [];
       // gzip's stream holds on to what it is given: it reads buffers of their own.
-      const raw = gzip ? gunzip(fh.createReadStream({ start: 0, highWaterMark: READ_BYTES }), path) : fileBytes(fh);
-      return { size: info.size, gzip, chunks: textBytes(raw, path, notes), notes };
+      const file = openFile(fh);
+      const plain = !gzip && readsAsIs(head);
+      const raw = gzip ? gunzip(fh.createReadStream({ start: 0, highWaterMark: READ_BYTES }), path) : fileBytes(file, !plain);
+      const opened: OpenedSource = { size: info.size, gzip, chunks: textBytes(raw, path, notes), notes };
+      if (plain) opened.file = file;
+      return opened;
     },
   };
 }
@@ -88,20 +106,29 @@ export function fileSource(path: string): LogSource {
 /**
  * A file's bytes, read into one buffer again and again (fresh memory costs more to touch
  * than reading into memory already touched): each buffer is good until the next is asked
- * for. The file is closed at its end, or when the reader stops early.
+ * for. With `closeAtEnd`, the file is closed at its end, or when the reader stops early.
  */
-async function* fileBytes(fh: FileHandle): AsyncGenerator<Buffer> {
+async function* fileBytes(file: PlainFile, closeAtEnd: boolean): AsyncGenerator<Buffer> {
   try {
     const buf = Buffer.allocUnsafeSlow(READ_BYTES);
     for (let position = 0; ; ) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, position);
+      const bytesRead = await file.readAt(buf, 0, buf.length, position);
       if (bytesRead === 0) return;
       position += bytesRead;
       yield buf.subarray(0, bytesRead);
     }
   } finally {
-    await fh.close();
+    if (closeAtEnd) await file.close();
   }
+}
+
+/** An open file read at any offset; closed once, whether by the reader of its bytes or of its chunks. */
+function openFile(fh: FileHandle): PlainFile {
+  let closed: Promise<void> | undefined;
+  return {
+    readAt: async (target, offset, length, position) => (await fh.read(target, offset, length, position)).bytesRead,
+    close: () => (closed ??= fh.close()),
+  };
 }
 
 /** stdin or any other byte stream; gzip is recognised by its first two bytes. */

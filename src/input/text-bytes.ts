@@ -10,6 +10,9 @@ import { TextDecoder } from 'node:util';
 const byteOrder = (b: Buffer): TextDecoder | undefined =>
   b[0] === 0xff && b[1] === 0xfe ? new TextDecoder('utf-16le') : b[0] === 0xfe && b[1] === 0xff ? new TextDecoder('utf-16be') : undefined;
 
+/** Whether bytes that start with `head` (a file's first two, or all of a shorter one) go to the reader as they are: no leading NUL, no byte order mark. */
+export const readsAsIs = (head: Buffer): boolean => head.length > 0 && head[0] !== 0 && (head.length < 2 || byteOrder(head) === undefined);
+
 export async function* textBytes(chunks: AsyncIterable<Buffer>, name: string, notes: string[]): AsyncGenerator<Buffer> {
   let state: 'leading-nul' | 'byte-order' | 'utf-8' | 'utf-16' = 'leading-nul';
   let nulBytes = 0;

@@ -28,12 +28,17 @@ export class ProgressMeter {
   async *count(chunks: AsyncIterable<Buffer>, input: number, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
     for await (const b of chunks) {
       onBytes(b.length);
-      this.#read += b.length;
-      if (this.#report !== undefined && this.#read >= this.#next) {
-        this.#next = this.#read + PROGRESS_EVERY_BYTES;
-        this.#report({ bytes: this.#read, totalBytes: this.#totalBytes, inputsDone: input, inputs: this.#inputs });
-      }
+      this.add(b.length, input);
       yield b;
+    }
+  }
+
+  /** Counts `bytes` more of input `input` (0-based) as read. */
+  add(bytes: number, input: number): void {
+    this.#read += bytes;
+    if (this.#report !== undefined && this.#read >= this.#next) {
+      this.#next = this.#read + PROGRESS_EVERY_BYTES;
+      this.#report({ bytes: this.#read, totalBytes: this.#totalBytes, inputsDone: input, inputs: this.#inputs });
     }
   }
 

@@ -20,8 +20,12 @@ export async function openSniffed(source: LogSource, signal: AbortSignal | undef
   const opened = await source.open();
   const peeked = await peek(opened.chunks, DETECT_BYTES);
   opened.chunks = peeked.all;
-  if (looksLikeCrashReport(headText(peeked.head))) return readCrashReport(source.name, opened.chunks, opened.gzip, signal, tap);
-  return opened;
+  if (!looksLikeCrashReport(headText(peeked.head))) return opened;
+  try {
+    return await readCrashReport(source.name, opened.chunks, opened.gzip, signal, tap);
+  } finally {
+    await opened.file?.close();
+  }
 }
 
 export async function readCrashReport(

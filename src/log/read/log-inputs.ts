@@ -10,7 +10,7 @@ import { cancelledError, WispError } from '../../core/errors.js';
 import { looksLikeCrashReport } from '../../crash/index.js';
 import { peek, type LogSource, type OpenedSource } from '../../input/sources.js';
 import type { ProgressMeter } from '../../pipeline/progress.js';
-import { lineChunks } from '../../split/line-chunks.js';
+import { fileLineChunks, lineChunks } from '../../split/line-chunks.js';
 import type { Slots } from '../../split/slots.js';
 import type { FormatInfo } from '../model/format.js';
 import type { CrashInput, InputRead } from '../model/result.js';
@@ -73,8 +73,9 @@ export async function* readLogInputs(
   for (let i = 0; i < sources.length; i++) {
     const input = facts.inputs[i]!;
     const counted = (src: AsyncIterable<Buffer>): AsyncGenerator<Buffer> => progress.count(src, i, (n) => (input.bytes += n));
+    let opened: OpenedSource | undefined;
     try {
-      const opened = i === 0 && first !== undefined ? first : await sources[i]!.open();
+      opened = i === 0 && first !== undefined ? first : await sources[i]!.open();
       input.gzip = opened.gzip;
       const name = sources[i]!.name;
       const peeked = await peek(opened.chunks, DETECT_BYTES);
@@ -95,7 +96,15 @@ export async function* readLogInputs(
         continue;
       }
       const converted = arrays.length > 0 && arrays[arrays.length - 1]!.name === name;
-      const chunks = lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(o.slots !== undefined ? { slots: o.slots } : {}) });
+      // A file read as it is on disk is read straight into the slots (its head again, from the page cache).
+      const file = converted || o.slots === undefined ? undefined : opened.file;
+      const chunks =
+        file !== undefined && o.slots !== undefined
+          ? fileLineChunks(file, o.slots, (n) => {
+              input.bytes += n;
+              progress.add(n, i);
+            }, { chunkBytes: o.chunkBytes })
+          : lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(o.slots !== undefined ? { slots: o.slots } : {}) });
       for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), facts.records, o.slots)) {
         if (o.signal?.aborted) throw cancelledError('condense_log');
         yield { kind: 'chunk', input: i, info, chunk };
@@ -109,6 +118,9 @@ export async function* readLogInputs(
     } catch (err) {
       if (!o.skipBad || !(err instanceof WispError) || err.code === 'WISP_CANCELLED') throw err;
       yield { kind: 'failed', input: i, reason: `${err.message} [${err.code}]` };
+    } finally {
+      // A plain file stays open past its chunks' end (sources.ts): it is closed here, however it was read.
+      await opened?.file?.close();
     }
   }
   progress.done();
