@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log', 'python-orders-worker.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -434,6 +434,28 @@ test('Python\'s exception group traceback, indented at its lines\' bar, is one r
   t.is(before.lines, 1, 'the plain line before it stays a line of its own');
   t.not(before.severity, 'error');
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) {
+    t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
+  }
+});
+
+test('a logged Python exception\'s message that runs on at column 0 (SQLAlchemy\'s `[SQL: ...]`) stays with it up to the next header, and is shown', async (t) => {
+  const text = real('python-orders-worker.log');
+  const lines = text.split('\n');
+  const lineOf = (start: string, from = 0): number => lines.findIndex((l, i) => i >= from && l.startsWith(start)) + 1;
+  const { whole: _, ...r } = await condense(text);
+  const logged = find(r as LogResult, 'not stored')!;
+  t.is(logged.severity, 'error');
+  t.is(logged.lastLine, lineOf('(Background on this error at:'), 'the logged error ends with its message');
+  t.true(logged.exampleMore.includes('[SQL: INSERT INTO orders (id, quantity, email) VALUES (?, ?, ?)]'), logged.exampleMore.join('\n'));
+  t.falsy(find(r as LogResult, '[SQL: INSERT'), 'no line of its message is a record of its own');
+  // An uncaught one ends at its exception's line: what follows may be the program's own output.
+  const uncaught = r.groups.find((g) => g.template.startsWith('Traceback'))!;
+  t.is(uncaught.lastLine, lineOf('sqlalchemy.exc.OperationalError'));
+  t.truthy(find(r as LogResult, '[SQL: SELECT SUM(quantity) FROM order_total]'));
+  // A plain line under a routine header is a record of its own.
+  const routine = await condense('2026-12-06 08:26:29,749 INFO orders: rolling up\n[SQL: SELECT 1]\n');
+  t.is(routine.totals.records, 2);
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
   }
 });

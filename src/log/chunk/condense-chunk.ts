@@ -273,8 +273,9 @@ class OpenRecord {
         this.#pointed = true;
         this.#detail(this.#keep(line));
       }
-      // What a server adds to an error under the same header (PostgreSQL's `DETAIL:  Key ... already exists.`).
-      if (reader.saysMoreOfError) this.#detail(this.#keep(line));
+      // What a server adds to an error under the same header (PostgreSQL's `DETAIL:  Key ... already exists.`),
+      // and the rest of a Python exception's message (SQLAlchemy's `[SQL: ...]`).
+      if (reader.saysMoreOfError || reader.continuesException) this.#detail(this.#keep(line));
       // A diagnostic under a head (go test's `slug_test.go:21: got x, want y`) names what
       // the record is about, without raising it: passing runs print them too.
       if (shape & Shape.Diagnostic || reader.explainsContext) {

@@ -103,6 +103,8 @@ export class RecordReader {
   explainsContext = false;
   /** The current line goes on with the error its record's head logged, under the same header (continuesLoggedError). */
   saysMoreOfError = false;
+  /** The current line goes on with the message of the Python exception before it, at column 0 (#classify). */
+  continuesException = false;
   /** The current line is the level line under a header line (FormatInfo.levelOnNextLine): parsed, it gives the record its level and template. */
   isLevelLine = false;
   readonly #info: FormatInfo;
@@ -144,6 +146,8 @@ export class RecordReader {
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
+  /** The open record's Python traceback has ended in its exception's line: what follows may be that exception's message (#classify). */
+  #pythonMessage = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -161,6 +165,7 @@ export class RecordReader {
     this.#pythonTrace = false;
     this.#sinceException = -1;
     this.#headerHead = false;
+    this.#pythonMessage = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -192,6 +197,7 @@ export class RecordReader {
     this.opener = undefined;
     this.explainsContext = false;
     this.saysMoreOfError = false;
+    this.continuesException = false;
     this.isLevelLine = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
@@ -243,15 +249,20 @@ export class RecordReader {
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
       this.#headerHead = this.isHeader;
+      this.#pythonMessage = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
       if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
       if (this.shape.shape & Shape.Traceback) this.#pythonTrace = true;
-      if (this.shape.shape & (Shape.Traceback | Shape.Chain)) this.#sinceException = -1;
-      else if (this.#pythonTrace && !this.#headerHead && this.indent === 0 && this.shape.shape & Shape.Exception) this.#sinceException = 0;
-      else if (this.#sinceException >= 0) this.#sinceException++;
+      if (this.shape.shape & (Shape.Traceback | Shape.Chain)) {
+        this.#sinceException = -1;
+        this.#pythonMessage = false;
+      } else if (this.#pythonTrace && this.indent === 0 && this.shape.shape & Shape.Exception) {
+        this.#pythonMessage = true;
+        if (!this.#headerHead) this.#sinceException = 0;
+      } else if (this.#sinceException >= 0) this.#sinceException++;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
@@ -273,11 +284,14 @@ export class RecordReader {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
+    /** The line before declares its level in the input's header: it started a record, which holds nothing yet. */
+    let beforeDeclared = false;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
       beforeIndent = this.#indent();
       beforeText = this.#body;
+      beforeDeclared = this.#info.timestamped && this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
     }
     this.#take(buf, s, e);
     const line = this.line;
@@ -293,7 +307,10 @@ export class RecordReader {
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
-    return indent === 0 && !beforeAnnounces && beforeIndent <= 0;
+    // Where records start with a header, a plain line may be a Python exception's message
+    // (#classify), up to the next header: it surely starts a record only right after a
+    // header that started one.
+    return indent === 0 && !beforeAnnounces && beforeIndent <= 0 && (!this.#info.timestamped || this.#info.strict || beforeDeclared);
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
@@ -353,6 +370,16 @@ export class RecordReader {
     if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
     if (indent > this.#threshold) return this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
+    // Python prints an exception's message whole after its class, lines at column 0 too
+    // (SQLAlchemy's `[SQL: ...]` and `(Background on this error at: ...)`, pydantic's
+    // field names, psycopg's `DETAIL:`): under the header that logged the exception, the
+    // lines after its line are its message, up to the next header. Not after an uncaught
+    // one: no header ends it, and what follows is as often the program's own output or its
+    // supervisor's (`worker-1 exited with code 1`).
+    if (this.#pythonMessage && this.#headerHead && this.#info.timestamped) {
+      this.continuesException = true;
+      return LineClass.Continue;
+    }
     return LineClass.Start;
   }
 
