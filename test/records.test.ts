@@ -438,7 +438,7 @@ test('Python\'s exception group traceback, indented at its lines\' bar, is one r
   }
 });
 
-test('a logged Python exception\'s message that runs on at column 0 (SQLAlchemy\'s `[SQL: ...]`) stays with it up to the next header, and is shown', async (t) => {
+test('a logged Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL: ...]`, psycopg\'s `DETAIL:`) stay with it and are shown; a program\'s print() lines after it do not', async (t) => {
   const text = real('python-orders-worker.log');
   const lines = text.split('\n');
   const lineOf = (start: string, from = 0): number => lines.findIndex((l, i) => i >= from && l.startsWith(start)) + 1;
@@ -455,6 +455,16 @@ test('a logged Python exception\'s message that runs on at column 0 (SQLAlchemy\
   // A plain line under a routine header is a record of its own.
   const routine = await condense('2026-12-06 08:26:29,749 INFO orders: rolling up\n[SQL: SELECT 1]\n');
   t.is(routine.totals.records, 2);
+  // A program's print() lines after a logged exception, in the same stream, are its own
+  // records; an annotation after them is no longer the message's.
+  const head = Array.from({ length: 50 }, (_, i) => `2026-12-06 08:00:${String(i % 60).padStart(2, '0')},000 INFO w: step ${i}`).join('\n');
+  const raised = '2026-12-06 08:01:00,000 ERROR w: step failed\nTraceback (most recent call last):\n  File "/srv/w.py", line 3, in <module>\n    run()\nValueError: bad row';
+  const printed = `${head}\n${raised}\nDETAIL:  row 7 has 3 fields\n${Array.from({ length: 30 }, (_, i) => `generated line ${i}`).join('\n')}\n(done)\n${head}\n`;
+  const p = await condense(printed);
+  t.is(find(p, 'step failed')!.lines, 6, 'the exception and its DETAIL line');
+  t.is(find(p, 'generated line')!.count, 30);
+  t.truthy(find(p, '(done)'));
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) t.is(JSON.stringify(await condense(printed, options)), JSON.stringify(p), JSON.stringify(options));
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
   }

@@ -75,6 +75,13 @@ const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .
  * before it (stderr unbuffered, stdout in blocks): records, not thousands of error lines.
  */
 const MESSAGE_LINES = 100;
+/**
+ * An annotation that an exception's message carries at column 0 on a line of its own: a
+ * label and a colon in brackets (SQLAlchemy's `[SQL: ...]`, `[parameters: ...]`), a line
+ * in parentheses (its `(Background on this error at: ...)`), a label in capitals
+ * (psycopg's `DETAIL:  Key (id)=(7) already exists.`, `HINT:`, `LINE 1:`).
+ */
+const MESSAGE_ANNOTATION = /^(?:\[[A-Za-z][\w ]{0,30}: |\(\w|[A-Z]{2,12}(?: \d+)?: )/;
 /** Lines that say a record holds an exception of its own. */
 const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
@@ -146,7 +153,7 @@ export class RecordReader {
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
-  /** The open record's Python traceback has ended in its exception's line: what follows may be that exception's message (#classify). */
+  /** The open record's Python traceback has ended in its exception's line: annotations of its message may follow (#classify). */
   #pythonMessage = false;
 
   constructor(info: FormatInfo) {
@@ -370,13 +377,13 @@ export class RecordReader {
     if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
     if (indent > this.#threshold) return this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
-    // Python prints an exception's message whole after its class, lines at column 0 too
-    // (SQLAlchemy's `[SQL: ...]` and `(Background on this error at: ...)`, pydantic's
-    // field names, psycopg's `DETAIL:`): under the header that logged the exception, the
-    // lines after its line are its message, up to the next header. Not after an uncaught
-    // one: no header ends it, and what follows is as often the program's own output or its
-    // supervisor's (`worker-1 exited with code 1`).
-    if (this.#pythonMessage && this.#headerHead && this.#info.timestamped) {
+    // Python prints an exception's message whole after its class, lines at column 0 too:
+    // under the header that logged the exception, the annotations right after its line are
+    // its message (MESSAGE_ANNOTATION). Any other plain line there may as well be the
+    // program's print() output, another thread's or a library's line: a record (a trial on
+    // 27 real programs found causes hidden when every line up to the next header was taken).
+    // Not after an uncaught exception: no header ends it.
+    if (this.#pythonMessage && this.#headerHead && this.#info.timestamped && MESSAGE_ANNOTATION.test(this.#body)) {
       this.continuesException = true;
       return LineClass.Continue;
     }
