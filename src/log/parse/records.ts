@@ -291,7 +291,7 @@ export class RecordReader {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
-    /** The line before declares its level in the input's header: it started a record, which holds nothing yet. */
+    /** The line before declares its level in the input's header: it started a record, which holds no exception. */
     let beforeDeclared = false;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
@@ -314,10 +314,11 @@ export class RecordReader {
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
-    // Where records start with a header, a plain line may be a Python exception's message
-    // (#classify), up to the next header: it surely starts a record only right after a
-    // header that started one.
-    return indent === 0 && !beforeAnnounces && beforeIndent <= 0 && (!this.#info.timestamped || this.#info.strict || beforeDeclared);
+    // Where records start with a header, an annotation may go on with a logged Python
+    // exception's message however many lines back its line was (#classify): it surely
+    // starts a record only right after a header that started one.
+    const mayAnnotate = this.#info.timestamped && !this.#info.strict && MESSAGE_ANNOTATION.test(this.#body);
+    return indent === 0 && !beforeAnnounces && beforeIndent <= 0 && (!mayAnnotate || beforeDeclared);
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
