@@ -553,6 +553,9 @@ function nativeKeys(native: NativeChunk): string[] {
   return keys;
 }
 
+/** A pair of groups one after the other (Sequence.pairs): the group, the group before it, 1 on the same trace, and how often. */
+type PairCount = [string, string, number, number];
+
 /** Records kept for the trace window: a power of two above TRACE_WINDOW + 1. */
 const RING_SIZE = 1024;
 const RING_MASK = RING_SIZE - 1;
@@ -564,7 +567,13 @@ const RING_MASK = RING_SIZE - 1;
  * follow them). A log full of ids but with few errors pays next to nothing.
  */
 class SequenceRecorder {
-  readonly #pairs = new Map<string, [string, string, number, number]>();
+  /** Each (group, group before it, same trace) pair and its count, in the order first seen. */
+  readonly #pairs: [string, string, number, number][] = [];
+  /**
+   * The same pairs by group, then by the group before (a slot per sameTrace): a record
+   * finds its pair without a key made for it (a log of errors made one a record).
+   */
+  readonly #pairIndex = new Map<string, Map<string, (PairCount | undefined)[]>>();
   readonly #openTraces: [number, string, string, number][] = [];
   #firstError: string | null = null;
   #records = 0;
@@ -689,10 +698,23 @@ class SequenceRecorder {
 
   #pair(key: string, before: string, sameTrace: number): void {
     if (before === key) return;
-    const id = `${key}\u0001${before}\u0001${sameTrace}`;
-    const p = this.#pairs.get(id);
-    if (p === undefined) this.#pairs.set(id, [key, before, sameTrace, 1]);
-    else p[3]++;
+    let byBefore = this.#pairIndex.get(key);
+    if (byBefore === undefined) {
+      byBefore = new Map();
+      this.#pairIndex.set(key, byBefore);
+    }
+    let slots = byBefore.get(before);
+    if (slots === undefined) {
+      slots = [undefined, undefined];
+      byBefore.set(before, slots);
+    }
+    const p = slots[sameTrace];
+    if (p !== undefined) p[3]++;
+    else {
+      const made: PairCount = [key, before, sameTrace, 1];
+      slots[sameTrace] = made;
+      this.#pairs.push(made);
+    }
   }
 
   result(): Sequence {
@@ -713,7 +735,7 @@ class SequenceRecorder {
         }
       }
     }
-    return { records: this.#records, pairs: [...this.#pairs.values()], firstError: this.#firstError, openTraces: this.#openTraces, traceLast };
+    return { records: this.#records, pairs: this.#pairs, firstError: this.#firstError, openTraces: this.#openTraces, traceLast };
   }
 }
 
