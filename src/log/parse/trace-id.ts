@@ -22,17 +22,34 @@ export interface IdSpan {
   end: number;
 }
 
+/** Per key, how far the search may move on past each byte under the key's last (Horspool's table). */
+const shifts = new WeakMap<Buffer, Uint8Array>();
+
+function shiftsOf(key: Buffer): Uint8Array {
+  let table = shifts.get(key);
+  if (table === undefined) {
+    table = new Uint8Array(256).fill(Math.min(key.length, 255));
+    for (let k = 0; k < key.length - 1; k++) table[key[k]!] = Math.min(key.length - 1 - k, 255);
+    shifts.set(key, table);
+  }
+  return table;
+}
+
 /** The first id after `key` in bytes [s, e) of buf; out.start is -1 when there is none. */
 export function findId(buf: Buffer, s: number, e: number, key: Buffer, out: IdSpan): IdSpan {
   out.start = -1;
   // Looked for in the line's bytes alone, here: a view of the line for Buffer's search cost
   // more than the search (it is made for every record of a log read here), and a search
   // of the whole buffer from the line would run past it where the line holds no key.
-  const first = key[0]!;
+  // Horspool's search, which reads about one byte in the key's length and finds every
+  // place the key stands, leftmost first: most error lines hold no key at all.
   const n = key.length;
-  next: for (let at = s, last = e - n; at <= last; at++) {
-    if (buf[at] !== first) continue;
-    for (let k = 1; k < n; k++) if (buf[at + k] !== key[k]) continue next;
+  if (n === 0) return out;
+  const shift = shiftsOf(key);
+  const lastByte = key[n - 1]!;
+  next: for (let at = s, last = e - n; at <= last; at += shift[buf[at + n - 1]!]!) {
+    if (buf[at + n - 1] !== lastByte) continue;
+    for (let k = 0; k < n - 1; k++) if (buf[at + k] !== key[k]) continue next;
     // The key must start a word: `trace`, not `backtrace`.
     if (at > s && isAlnum(buf[at - 1]!)) continue;
     if (valueAfterKey(buf, at + n, e, out)) return out;
