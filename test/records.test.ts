@@ -438,7 +438,7 @@ test('Python\'s exception group traceback, indented at its lines\' bar, is one r
   }
 });
 
-test('a logged Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL: ...]`, psycopg\'s `DETAIL:`) stay with it and are shown; a program\'s print() lines after it do not', async (t) => {
+test('a Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL: ...]`, psycopg\'s `DETAIL:`) stay with it, logged or uncaught, and are shown; a program\'s print() lines after it do not', async (t) => {
   const text = real('python-orders-worker.log');
   const lines = text.split('\n');
   const lineOf = (start: string, from = 0): number => lines.findIndex((l, i) => i >= from && l.startsWith(start)) + 1;
@@ -448,10 +448,16 @@ test('a logged Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL:
   t.is(logged.lastLine, lineOf('(Background on this error at:'), 'the logged error ends with its message');
   t.true(logged.exampleMore.includes('[SQL: INSERT INTO orders (id, quantity, email) VALUES (?, ?, ?)]'), logged.exampleMore.join('\n'));
   t.falsy(find(r as LogResult, '[SQL: INSERT'), 'no line of its message is a record of its own');
-  // An uncaught one ends at its exception's line: what follows may be the program's own output.
+  // An uncaught one's too.
   const uncaught = r.groups.find((g) => g.template.startsWith('Traceback'))!;
-  t.is(uncaught.lastLine, lineOf('sqlalchemy.exc.OperationalError'));
-  t.truthy(find(r as LogResult, '[SQL: SELECT SUM(quantity) FROM order_total]'));
+  t.is(uncaught.lastLine, lines.length - 1);
+  t.true(uncaught.exampleMore.includes('[SQL: SELECT SUM(quantity) FROM order_total]'), uncaught.exampleMore.join('\n'));
+  t.deepEqual(r.groups.filter((g) => /^[[(]/.test(g.template)).map((g) => g.template), [], 'no annotation is a record of its own');
+  // In a log without headers as well, and however the input is cut.
+  const bare = lines.slice(lineOf('2026-12-06 08:26:29,749 INFO orders: rolling up')).join('\n');
+  const plain = await condense(bare);
+  t.is(plain.format, 'plain text');
+  t.is(plain.groups.find((g) => g.template.startsWith('Traceback'))!.lines, bare.split('\n').length - 1);
   // A plain line under a routine header is a record of its own.
   const routine = await condense('2026-12-06 08:26:29,749 INFO orders: rolling up\n[SQL: SELECT 1]\n');
   t.is(routine.totals.records, 2);
@@ -467,6 +473,7 @@ test('a logged Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL:
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }]) t.is(JSON.stringify(await condense(printed, options)), JSON.stringify(p), JSON.stringify(options));
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
+    t.is(JSON.stringify(await condense(bare + bare, options)), JSON.stringify(await condense(bare + bare)), JSON.stringify(options));
   }
 });
 

@@ -314,10 +314,10 @@ export class RecordReader {
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
-    // Where records start with a header, an annotation may go on with a logged Python
-    // exception's message however many lines back its line was (#classify): it surely
-    // starts a record only right after a header that started one.
-    const mayAnnotate = this.#info.timestamped && !this.#info.strict && MESSAGE_ANNOTATION.test(this.#body);
+    // An annotation may go on with a Python exception's message however many lines back
+    // its line was (#classify): it surely starts a record only right after a header that
+    // started one.
+    const mayAnnotate = !this.#info.strict && MESSAGE_ANNOTATION.test(this.#body);
     return indent === 0 && !beforeAnnounces && beforeIndent <= 0 && (!mayAnnotate || beforeDeclared);
   }
 
@@ -379,12 +379,11 @@ export class RecordReader {
     if (indent > this.#threshold) return this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     // Python prints an exception's message whole after its class, lines at column 0 too:
-    // under the header that logged the exception, the annotations right after its line are
-    // its message (MESSAGE_ANNOTATION). Any other plain line there may as well be the
-    // program's print() output, another thread's or a library's line: a record (a trial on
-    // 27 real programs found causes hidden when every line up to the next header was taken).
-    // Not after an uncaught exception: no header ends it.
-    if (this.#pythonMessage && this.#headerHead && this.#info.timestamped && MESSAGE_ANNOTATION.test(this.#body)) {
+    // the annotations right after its line are its message (MESSAGE_ANNOTATION), logged or
+    // uncaught. Any other plain line there may as well be the program's print() output,
+    // another thread's or a library's line, a supervisor's: a record (a trial on 27 real
+    // programs found causes hidden when every line up to the next header was taken).
+    if (this.#pythonMessage && MESSAGE_ANNOTATION.test(this.#body)) {
       this.continuesException = true;
       return LineClass.Continue;
     }
