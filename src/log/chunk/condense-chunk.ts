@@ -568,7 +568,7 @@ const RING_MASK = RING_SIZE - 1;
  */
 class SequenceRecorder {
   /** Each (group, group before it, same trace) pair and its count, in the order first seen. */
-  readonly #pairs: [string, string, number, number][] = [];
+  readonly #pairs: PairCount[] = [];
   /**
    * The same pairs by group, then by the group before (a slot per sameTrace): a record
    * finds its pair without a key made for it (a log of errors made one a record).
