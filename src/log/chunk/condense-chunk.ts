@@ -302,8 +302,8 @@ class OpenRecord {
       return;
     }
     if (!reader.isOwnFrame()) return;
-    if (latin1(line.buf, line.s, Math.min(line.e, line.s + 24)).trimStart().startsWith('...')) return;
-    const python = latin1(line.buf, line.s, Math.min(line.e, line.s + 16)).trimStart().startsWith('File "');
+    if (startsAfterBlanks(line, 24, '...')) return;
+    const python = startsAfterBlanks(line, 16, 'File "');
     // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.
     if (python || this.frame === undefined) {
       // A Go file's line under its function's: the function is the frame, the file its detail.
@@ -383,6 +383,23 @@ class OpenRecord {
     return picked.filter((l, i) => i === 0 || picked[i - 1]!.no !== l.no).map((l) => textOf(l.buf, l.s, l.e, MAX_CONTINUATION_CHARS));
   }
 }
+
+/**
+ * Whether the line's first `window` bytes, past their leading blanks, begin with `ascii`:
+ * latin1(...).trimStart().startsWith(ascii), read from the bytes without making strings (a
+ * record's every frame line asks). The blanks are those trimStart takes in latin1 text:
+ * tab to carriage return, space, and 0xA0.
+ */
+function startsAfterBlanks(l: ReadLine, window: number, ascii: string): boolean {
+  const end = Math.min(l.e, l.s + window);
+  let i = l.s;
+  while (i < end && isTrimmedBlank(l.buf[i]!)) i++;
+  if (i + ascii.length > end) return false;
+  for (let k = 0; k < ascii.length; k++) if (l.buf[i + k] !== ascii.charCodeAt(k)) return false;
+  return true;
+}
+
+const isTrimmedBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 
 function endsWithColon(l: ReadLine): boolean {
   let i = l.e - 1;
