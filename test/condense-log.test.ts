@@ -194,6 +194,22 @@ test('several inputs: line numbers run on, records do not continue across inputs
   t.truthy(find(r, 'at frame.without.timestamp'));
 });
 
+test('many inputs: the text names three and counts the rest, so a folder of logs leaves room for its groups; JSON names each', async (t) => {
+  const sources = Array.from({ length: 400 }, (_, i) => textSource(`/var/log/app/service-${String(i).padStart(4, '0')}.log`, `2025-01-01T00:00:0${i % 10}Z ERROR disk full on /var (node ${i})\n`));
+  const r = asLog(await condenseLog(sources, { workers: 0 }));
+  t.is(r.read.inputs.length, 400);
+  const text = renderLogText(r, 10_000);
+  const first = text.split('\n')[0]!;
+  t.true(first.includes('from 400 inputs: /var/log/app/service-0000.log, /var/log/app/service-0001.log, /var/log/app/service-0002.log and 397 more (JSON names each)'), first);
+  t.true(first.length < 250, `${first.length} characters`);
+  t.regex(text, /#1 ERROR x400/);
+  // Inputs that could not be read: three named with their reasons, the rest counted.
+  const skipped = renderLogText({ ...r, read: { ...r.read, skippedInputs: Array.from({ length: 5 }, (_, i) => ({ name: `gone-${i}.log`, reason: 'not found [WISP_NOT_FOUND]' })) } }, 10_000);
+  t.true(skipped.includes('note: skipped gone-2.log: not found'), skipped);
+  t.false(skipped.includes('gone-3.log'));
+  t.true(skipped.includes('note: skipped 2 more inputs (JSON names each, with its reason)'), skipped);
+});
+
 test('maxBytes keeps the tail and says how much of the head was skipped', async (t) => {
   const text = mixedLog(20_000);
   const r = await condense(text, { maxBytes: 100_000, chunkBytes: 16_384 });

@@ -1,6 +1,6 @@
 import type { InputRead } from '../log/model/result.js';
 import { SEVERITIES } from '../log/model/severity.js';
-import { formatBytes } from '../log/render/log-text.js';
+import { formatBytes, namedFew, skippedNotes } from '../log/render/log-text.js';
 import { clip, formatCount, plural } from '../core/text.js';
 import type { ComparisonResult, CompareResult, CrashComparison, NewEntry, RateEntry, SideGroup, SideRead } from './result.js';
 
@@ -71,7 +71,7 @@ const groups = (k: number): string => plural(k, 'group');
 const lines = (k: number): string => plural(k, 'line');
 
 function sideLine(s: SideRead): string {
-  const names = s.read.inputs.filter((i: InputRead) => i.skipped !== true).map((i: InputRead) => i.name).join(', ') || 'nothing';
+  const names = namedFew(s.read.inputs.filter((i: InputRead) => i.skipped !== true).map((i: InputRead) => i.name)) || 'nothing';
   return `read ${formatBytes(s.read.bytes)}, ${lines(s.read.lines)} from ${names} (format: ${s.format}); ${groups(s.totals.groups)} in ${plural(s.totals.records, 'record')}`;
 }
 
@@ -79,7 +79,7 @@ function notesOf(s: SideRead, who: string): string[] {
   const notes: string[] = [];
   if (s.read.skippedHeadBytes > 0) notes.push(`${who}: the first ${formatBytes(s.read.skippedHeadBytes)} were skipped to keep the last part`);
   if (s.read.cutLines > 0) notes.push(`${who}: ${n(s.read.cutLines)} lines of 64 KB or more were cut to 64 KB`);
-  for (const k of s.read.skippedInputs) notes.push(`${who}: skipped ${k.name}: ${k.reason}`);
+  for (const note of skippedNotes(s.read.skippedInputs)) notes.push(`${who}: ${note}`);
   for (const note of s.read.notes) notes.push(`${who}: ${note}`);
   return notes;
 }

@@ -18,6 +18,25 @@ const cell = (s: string, max: number): string => clip(s.replace(/\t/g, ' '), max
 /** The CLI's text budget, in bytes: about a screen and a half, read whole by an agent. */
 export const TEXT_BYTES = 10_000;
 
+/**
+ * Inputs named in the text's first lines: a folder of thousands of logs would otherwise
+ * fill the budget with their names and leave no room for a group. JSON names them all.
+ */
+const NAMED_INPUTS = 3;
+
+/** The first NAMED_INPUTS names, and how many more there are. */
+export function namedFew(names: string[]): string {
+  if (names.length <= NAMED_INPUTS) return names.join(', ');
+  return `${n(names.length)} inputs: ${names.slice(0, NAMED_INPUTS).join(', ')} and ${n(names.length - NAMED_INPUTS)} more (JSON names each)`;
+}
+
+/** The inputs that could not be read, the first NAMED_INPUTS by name and reason, then how many more. */
+export function skippedNotes(skipped: { name: string; reason: string }[]): string[] {
+  const notes = skipped.slice(0, NAMED_INPUTS).map((s) => `skipped ${s.name}: ${s.reason}`);
+  if (skipped.length > NAMED_INPUTS) notes.push(`skipped ${plural(skipped.length - NAMED_INPUTS, 'more input')} (JSON names each, with its reason)`);
+  return notes;
+}
+
 export function formatBytes(b: number): string {
   if (b < 1024) return `${b} B`;
   if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
@@ -31,7 +50,7 @@ export function formatBytes(b: number): string {
 export function renderLogText(r: LogResult, budget: number): string {
   const head: string[] = [];
   // A skipped input is named in its note, not among what was read.
-  const names = r.read.inputs.filter((i) => i.skipped !== true).map((i) => i.name).join(', ') || 'nothing';
+  const names = namedFew(r.read.inputs.filter((i) => i.skipped !== true).map((i) => i.name)) || 'nothing';
   head.push(`read ${formatBytes(r.read.bytes)}, ${plural(r.read.lines, 'line')} from ${names} (format: ${r.format})`);
   const crashes = r.read.crashes?.length ?? 0;
   if (crashes > 0) head.push(`${n(crashes)} of them ${crashes === 1 ? 'is a crash report, shown' : 'are crash reports, shown'} first as ${crashes === 1 ? 'a crash' : 'crashes'}`);
@@ -39,7 +58,7 @@ export function renderLogText(r: LogResult, budget: number): string {
   if (r.read.skippedHeadBytes > 0) notes.push(`the first ${formatBytes(r.read.skippedHeadBytes)} were skipped to keep the last part; line numbers count from the first line kept`);
   if (r.read.cutLines > 0) notes.push(`${plural(r.read.cutLines, 'line')} of 64 KB or more ${r.read.cutLines === 1 ? 'was' : 'were'} cut to 64 KB`);
   if (r.read.frameLines > 0) notes.push(`${plural(r.read.frameLines, 'header/footer line')} ${r.read.frameLines === 1 ? 'is not a log line' : 'are not log lines'}`);
-  for (const s of r.read.skippedInputs) notes.push(`skipped ${s.name}: ${s.reason}`);
+  notes.push(...skippedNotes(r.read.skippedInputs));
   notes.push(...r.read.notes);
   for (const note of notes) head.push(`note: ${note}`);
   const foundAt = head.length;
