@@ -149,12 +149,14 @@ export class RecordReader {
   #ownException = false;
   /** The open record holds Python's `Traceback (most recent call last):`: its exception's line ends its frames (PYTHON_EXCEPTION). */
   #pythonTrace = false;
-  /** Lines the open record has read since its Python exception's line (-1: none read yet, a chained traceback began since, or the record is a header line's). */
+  /**
+   * Lines the open record has read since its Python traceback's exception's line (-1: none
+   * read yet, or a chained traceback began since): annotations of its message may follow
+   * it (#classify), and a program's own traceback carries at most MESSAGE_LINES indented lines.
+   */
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
-  /** The open record's Python traceback has ended in its exception's line: annotations of its message may follow (#classify). */
-  #pythonMessage = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -172,7 +174,6 @@ export class RecordReader {
     this.#pythonTrace = false;
     this.#sinceException = -1;
     this.#headerHead = false;
-    this.#pythonMessage = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -256,20 +257,15 @@ export class RecordReader {
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
       this.#headerHead = this.isHeader;
-      this.#pythonMessage = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
       if (this.shape.shape & (Shape.Frame | Shape.Cause | Shape.Exception)) this.#trace = true;
       if (this.shape.shape & OWN_EXCEPTION) this.#ownException = true;
       if (this.shape.shape & Shape.Traceback) this.#pythonTrace = true;
-      if (this.shape.shape & (Shape.Traceback | Shape.Chain)) {
-        this.#sinceException = -1;
-        this.#pythonMessage = false;
-      } else if (this.#pythonTrace && this.indent === 0 && this.shape.shape & Shape.Exception) {
-        this.#pythonMessage = true;
-        if (!this.#headerHead) this.#sinceException = 0;
-      } else if (this.#sinceException >= 0) this.#sinceException++;
+      if (this.shape.shape & (Shape.Traceback | Shape.Chain)) this.#sinceException = -1;
+      else if (this.#pythonTrace && this.indent === 0 && this.shape.shape & Shape.Exception) this.#sinceException = 0;
+      else if (this.#sinceException >= 0) this.#sinceException++;
       // Only under an exception or a trace: a log whose lines begin `- ` (BGL's alert flag) holds no diff.
       if (this.#trace && this.indent === 0 && isDiffLine(this.#body)) this.#diff = true;
     }
@@ -291,14 +287,11 @@ export class RecordReader {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
-    /** The line before declares its level in the input's header: it started a record, which holds no exception. */
-    let beforeDeclared = false;
     if (before !== undefined) {
       this.#take(before.buf, before.s, before.e);
       beforeAnnounces = announces(this.line.buf, this.line.s, this.line.e);
       beforeIndent = this.#indent();
       beforeText = this.#body;
-      beforeDeclared = this.#info.timestamped && this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
     }
     this.#take(buf, s, e);
     const line = this.line;
@@ -314,11 +307,14 @@ export class RecordReader {
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
+    const plainStart = indent === 0 && !beforeAnnounces && beforeIndent <= 0;
+    if (!plainStart || this.#info.strict || !MESSAGE_ANNOTATION.test(this.#body)) return plainStart;
     // An annotation may go on with a Python exception's message however many lines back
     // its line was (#classify): it surely starts a record only right after a header that
-    // started one.
-    const mayAnnotate = !this.#info.strict && MESSAGE_ANNOTATION.test(this.#body);
-    return indent === 0 && !beforeAnnounces && beforeIndent <= 0 && (!mayAnnotate || beforeDeclared);
+    // declares its level, which started one that holds no exception.
+    if (before === undefined || !this.#info.timestamped) return false;
+    this.#take(before.buf, before.s, before.e);
+    return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
@@ -376,14 +372,14 @@ export class RecordReader {
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
     if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
-    if (indent > this.#threshold) return this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
+    if (indent > this.#threshold) return !this.#headerHead && this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     // Python prints an exception's message whole after its class, lines at column 0 too:
     // the annotations right after its line are its message (MESSAGE_ANNOTATION), logged or
     // uncaught. Any other plain line there may as well be the program's print() output,
     // another thread's or a library's line, a supervisor's: a record (a trial on 27 real
     // programs found causes hidden when every line up to the next header was taken).
-    if (this.#pythonMessage && MESSAGE_ANNOTATION.test(this.#body)) {
+    if (this.#sinceException >= 0 && MESSAGE_ANNOTATION.test(this.#body)) {
       this.continuesException = true;
       return LineClass.Continue;
     }
