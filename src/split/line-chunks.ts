@@ -132,13 +132,14 @@ export async function* fileLineChunks(file: BytesAt, slots: Slots, onBytes: (n: 
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const room = chunkBytes + maxLineBytes;
+  const firstRead = Math.min(room, chunkBytes + LOOK_PAST_BYTES);
   for (let position = 0; ; ) {
     const out = Buffer.from(slots.acquire(room));
     let ends: { chunk: number; taken: number } | undefined;
     try {
       // The chunk's bytes and a little more, then the rest of the slot if its last line is long.
-      let filled = await readFull(file, out, 0, Math.min(room, chunkBytes + LOOK_PAST_BYTES), position);
-      let atEnd = filled < Math.min(room, chunkBytes + LOOK_PAST_BYTES);
+      let filled = await readFull(file, out, 0, firstRead, position);
+      let atEnd = filled < firstRead;
       let nl = newlineFrom(out, chunkBytes - 1, filled);
       if (nl < 0 && !atEnd && filled < room) {
         const more = await readFull(file, out, filled, room - filled, position + filled);

@@ -97,14 +97,15 @@ export async function* readLogInputs(
       }
       const converted = arrays.length > 0 && arrays[arrays.length - 1]!.name === name;
       // A file read as it is on disk is read straight into the slots (its head again, from the page cache).
-      const file = converted || o.slots === undefined ? undefined : opened.file;
+      const { slots } = o;
+      const file = converted ? undefined : opened.file;
       const chunks =
-        file !== undefined && o.slots !== undefined
-          ? fileLineChunks(file, o.slots, (n) => {
+        file !== undefined && slots !== undefined
+          ? fileLineChunks(file, slots, (n) => {
               input.bytes += n;
               progress.add(n, i);
             }, { chunkBytes: o.chunkBytes })
-          : lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(o.slots !== undefined ? { slots: o.slots } : {}) });
+          : lineChunks(converted ? opened.chunks : counted(opened.chunks), { chunkBytes: o.chunkBytes, ...(slots !== undefined ? { slots } : {}) });
       for await (const { info, chunk } of recordChunks(withFormat(chunks, (head) => decide(name, head, input)), facts.records, o.slots)) {
         if (o.signal?.aborted) throw cancelledError('condense_log');
         yield { kind: 'chunk', input: i, info, chunk };
