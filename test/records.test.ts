@@ -477,6 +477,40 @@ test('a Python exception\'s annotations at column 0 (SQLAlchemy\'s `[SQL: ...]`,
   }
 });
 
+test('a ValidationError\'s fields at column 0, each with its error indented under it, stay with the warning that logged it or the exception\'s line; a bare word elsewhere is a record', async (t) => {
+  const text = real('python-orders-worker.log');
+  const lines = text.split('\n');
+  const { whole: _, ...r } = await condense(text);
+  const warning = find(r as LogResult, 'validation errors for Order')!;
+  t.is(warning.severity, 'warning');
+  t.is(warning.lastLine, lines.findIndex((l) => l.startsWith('customer.email')) + 3, 'the warning ends with its last field\'s error');
+  for (const shown of ['quantity', 'customer.email', '  Field required [type=missing']) t.true(warning.exampleMore.some((l) => l.startsWith(shown)), `${shown}\n${warning.exampleMore.join('\n')}`);
+  t.deepEqual(r.groups.filter((g) => /^(?:quantity|customer\.email)/.test(g.template)).map((g) => g.template), [], 'no field is a record of its own');
+  // Under an exception's line, uncaught: every field, however many routine lines came before.
+  const routine = Array.from({ length: 40 }, (_, i) => `2026-12-06 08:00:${String(i % 60).padStart(2, '0')},000 INFO api: request ${i} served`).join('\n');
+  const fields = (n: number): string => Array.from({ length: n }, (_, i) => `items.${i}.sku\n  String should have at most 12 characters [type=string_too_long]\n    For further information visit https://errors.pydantic.dev/2.13/v/string_too_long`).join('\n');
+  const uncaught = `${routine}\nTraceback (most recent call last):\n  File "/srv/api.py", line 9, in <module>\n    Order.model_validate(payload)\npydantic_core._pydantic_core.ValidationError: 3 validation errors for Order\n${fields(3)}\n`;
+  const u = await condense(uncaught);
+  const trace = u.groups.find((g) => g.template.startsWith('Traceback'))!;
+  t.is(trace.lastLine, uncaught.split('\n').length - 1);
+  t.is(u.groups.length, 2, u.groups.map((g) => g.template).join('\n'));
+  // A word a shell prints alone, after an error, is a record; so is a field-like word under a routine line, or after a first field with no error under it.
+  const killed = await condense(`${routine}\n2026-12-06 08:01:00,000 ERROR api: out of memory\nKilled\n`);
+  t.truthy(find(killed, 'Killed'));
+  const underInfo = await condense(`${routine}\n2026-12-06 08:01:00,000 INFO api: listing\nconfig.yaml\n`);
+  t.truthy(find(underInfo, 'config.yaml'));
+  const twoWords = await condense(`${routine}\n2026-12-06 08:01:00,000 WARNING api: rejected: 1 validation error for Order\nquantity\ndone\n`);
+  t.is(find(twoWords, 'rejected')!.lines, 2);
+  t.truthy(find(twoWords, 'done'));
+  const logged = `${routine}\n2026-12-06 08:01:00,000 WARNING api: payload rejected: 3 validation errors for Order\n${fields(3)}\n${routine}\n${uncaught}`;
+  const l = await condense(logged);
+  t.is(find(l, 'payload rejected')!.lines, 10);
+  for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
+    t.is(JSON.stringify(await condense(logged, options)), JSON.stringify(l), JSON.stringify(options));
+    t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
+  }
+});
+
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {
   // As gfortran -fcheck=bounds -g prints a bounds error and its backtrace.
   const text = `${Array.from({ length: 30 }, (_, i) => `step ${i}  energy=   2380.0000`).join('\n')}\nAt line 30 of file heat.f90\nFortran runtime error: Index '101' of dimension 1 of array 'u' above upper bound of 100\n\nError termination. Backtrace:\n#0  0x7f038ee218c2 in ???\n#1  0x7f038ee223b9 in ???\n#2  0x55628baaa57c in diffuse\n\tat /src/heat.f90:30\n#3  0x55628baaa9fb in main\n\tat /src/heat.f90:18\n`;

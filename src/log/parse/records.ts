@@ -82,6 +82,21 @@ const MESSAGE_LINES = 100;
  * (psycopg's `DETAIL:  Key (id)=(7) already exists.`, `HINT:`, `LINE 1:`).
  */
 const MESSAGE_ANNOTATION = /^(?:\[[A-Za-z][\w ]{0,30}: |\(\w|[A-Z]{2,12}(?: \d+)?: )/;
+/**
+ * A field's path on a line of its own, as pydantic heads each error of a ValidationError's
+ * message with it, the error indented under it (`quantity`, then `  Input should be a valid
+ * integer ...`; `customer.email`, `items.0.sku`). isFieldPath also wants it in lower case
+ * or dotted: a word a shell prints alone (`Killed`) is no field.
+ */
+const FIELD_PATH = /^[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]\s]{1,40}\])*[ \t]*$/;
+const MAX_FIELD_PATH = 80;
+/** A field's path (FIELD_PATH), short, in lower case or dotted. */
+function isFieldPath(text: string): boolean {
+  if (text.length > MAX_FIELD_PATH || !FIELD_PATH.test(text)) return false;
+  const first = text.charCodeAt(0);
+  return (first >= 97 && first <= 122) || first === 95 || text.includes('.') || text.includes('[');
+}
+
 /** Lines that say a record holds an exception of its own. */
 const OWN_EXCEPTION = Shape.Traceback | Shape.Exception | Shape.Cause | Shape.Chain;
 
@@ -110,7 +125,10 @@ export class RecordReader {
   explainsContext = false;
   /** The current line goes on with the error its record's head logged, under the same header (continuesLoggedError). */
   saysMoreOfError = false;
-  /** The current line goes on with the message of the Python exception before it, at column 0 (#classify). */
+  /**
+   * The current line goes on with the message of the exception or the error logged before
+   * it: an annotation at column 0, a field's path or the first line of its error (#classify).
+   */
   continuesException = false;
   /** The current line is the level line under a header line (FormatInfo.levelOnNextLine): parsed, it gives the record its level and template. */
   isLevelLine = false;
@@ -157,6 +175,11 @@ export class RecordReader {
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
+  /** The open record's message heads its errors with their fields' paths (FIELD_PATH). */
+  #fields = false;
+  /** The current line is a field's path that went on with the record's message; and the previous non-blank line was one. */
+  #fieldLine = false;
+  #beforeField = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -174,6 +197,9 @@ export class RecordReader {
     this.#pythonTrace = false;
     this.#sinceException = -1;
     this.#headerHead = false;
+    this.#fields = false;
+    this.#fieldLine = false;
+    this.#beforeField = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -206,6 +232,7 @@ export class RecordReader {
     this.explainsContext = false;
     this.saysMoreOfError = false;
     this.continuesException = false;
+    this.#fieldLine = false;
     this.isLevelLine = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
@@ -257,6 +284,7 @@ export class RecordReader {
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
       this.#headerHead = this.isHeader;
+      this.#fields = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
       this.#headerOnly = false;
@@ -275,6 +303,7 @@ export class RecordReader {
     this.#beforeErrorHeader = (this.isHeader || this.isLevelLine) && this.parser.severity <= Severity.Warning;
     this.#beforeLoggedError = this.#beforeErrorHeader && this.parser.declared && this.parser.severity <= Severity.Error;
     this.#beforeText = this.#body;
+    this.#beforeField = this.#fieldLine;
     return cls;
   }
 
@@ -308,13 +337,23 @@ export class RecordReader {
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
     const plainStart = indent === 0 && !beforeAnnounces && beforeIndent <= 0;
-    if (!plainStart || this.#info.strict || !MESSAGE_ANNOTATION.test(this.#body)) return plainStart;
+    if (!plainStart || this.#info.strict) return plainStart;
+    // A field's path may go on with the message of an exception's line or of a header that logged a warning or an error (#headsField).
+    if (isFieldPath(this.#body)) return before !== undefined && !this.#mayHeadFields(before, beforeText);
+    if (!MESSAGE_ANNOTATION.test(this.#body)) return true;
     // An annotation may go on with a Python exception's message however many lines back
     // its line was (#classify): it surely starts a record only right after a header that
     // declares its level, which started one that holds no exception.
     if (before === undefined || !this.#info.timestamped) return false;
     this.#take(before.buf, before.s, before.e);
     return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
+  }
+
+  /** Whether a field's path right after `before` (its text `beforeText`) may go on with that line's record: an exception's line, a header that logged a warning or an error. */
+  #mayHeadFields(before: ReadLine, beforeText: string): boolean {
+    if (PYTHON_EXCEPTION.test(beforeText) || (shapeOf(beforeText, 0, this.shape).shape & Shape.Exception) !== 0) return true;
+    this.#take(before.buf, before.s, before.e);
+    return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared && this.parser.severity <= Severity.Warning;
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
@@ -372,7 +411,22 @@ export class RecordReader {
     // inside a trace it is indented under (Go's `\tpanic: ...` under `panic: ... [recovered]`).
     if (shape & Shape.Opener) return this.#trace && indent > this.#threshold ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.LevelWord) return indent > this.#threshold ? LineClass.Continue : LineClass.Start;
-    if (indent > this.#threshold) return !this.#headerHead && this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
+    if (indent > this.#threshold) {
+      // The error under a field's path (pydantic's `  Input should be a valid integer`) is shown with it.
+      if (this.#beforeField) this.continuesException = true;
+      return !this.#headerHead && this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
+    }
+    // A message that heads each of its errors with the field's path (pydantic's
+    // ValidationError), logged under a warning or an error, or ending a traceback: the
+    // first path right after the message's line, each next one after the error indented
+    // under the one before. Elsewhere a bare word is a record (a trial of real programs
+    // found a cause hidden when any plain line could continue one).
+    if (indent === 0 && shape === 0 && this.#headsField() && isFieldPath(this.#body)) {
+      this.#fields = true;
+      this.#fieldLine = true;
+      this.continuesException = true;
+      return LineClass.Continue;
+    }
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     // Python prints an exception's message whole after its class, lines at column 0 too:
     // the annotations right after its line are its message (MESSAGE_ANNOTATION), logged or
@@ -384,6 +438,12 @@ export class RecordReader {
       return LineClass.Continue;
     }
     return LineClass.Start;
+  }
+
+  /** Whether a field's path (FIELD_PATH) at column 0 would go on with the open record's message here (#classify). */
+  #headsField(): boolean {
+    if (this.#fields) return this.#beforeIndent > 0;
+    return this.#sinceException === 0 || (this.#headerOnly && this.#errorHead !== '');
   }
 
   /** The current line's indentation as shapes read it (past a checker's prefix, colours out); -1 when it is blank. */
