@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log', 'python-orders-worker.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log', 'python-orders-worker.log', 'python-thread-hooks.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -509,6 +509,27 @@ test('a ValidationError\'s fields at column 0, each with its error indented unde
     t.is(JSON.stringify(await condense(logged, options)), JSON.stringify(l), JSON.stringify(options));
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
   }
+});
+
+test('Python\'s hooks head the traceback they print: `Exception in thread poller:` and `Exception ignored in:` are one record with it, among log lines', async (t) => {
+  const text = real('python-thread-hooks.log');
+  const lines = text.split('\n');
+  const lineOf = (start: string): number => lines.findIndex((l) => l.startsWith(start)) + 1;
+  const { whole: _, ...r } = await condense(text);
+  for (const [head, exception] of [
+    ['Exception in thread poller:', 'FileNotFoundError: '],
+    ['Exception ignored in: ', 'BrokenPipeError: '],
+  ] as const) {
+    const g = r.groups.find((x) => x.template.startsWith(head))!;
+    t.is(g.severity, 'error', head);
+    t.is(g.firstLine, lineOf(head));
+    t.is(g.lastLine, lineOf(exception), `${head} ends with its exception's line`);
+    t.true(g.exampleMore.some((l) => l.startsWith(exception)), g.exampleMore.join('\n'));
+  }
+  t.deepEqual(r.groups.filter((g) => g.template.startsWith('Traceback')).map((g) => g.firstLine), [], 'no traceback stands apart from its head');
+  // A traceback after a plain line (no opener) is still a record of its own.
+  const plain = await condense('thread poller stopped\nTraceback (most recent call last):\n  File "/srv/p.py", line 3, in poll\n    open(sock)\nFileNotFoundError: x\n');
+  t.is(plain.totals.records, 2);
 });
 
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {

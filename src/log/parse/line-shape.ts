@@ -170,7 +170,9 @@ const OPENERS: [RegExp, Severity, number][] = [
   // TeX's and LaTeX's errors: `! Undefined control sequence.`, `! LaTeX Error: File `x.sty' not found.`
   [/^! (?:[A-Z]|==> )/, Severity.Error, Shape.Opener],
   [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
-  [new RegExp(`^(?:Exception in thread "|Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
+  // Python's threading hook heads a thread's uncaught traceback with `Exception in thread poller:`
+  // (the JVM quotes the name), its unraisable hook with `Exception ignored in: <function ...>`.
+  [new RegExp(`^(?:Exception in thread (?:"|.{1,80}:$)|Exception ignored in: |Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)(?:\[[\w-]+\])?(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
   [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)(?:\[[\w-]+\])?(?:\]|:| )/, Severity.Warning, Shape.LevelWord],

@@ -392,7 +392,8 @@ export class RecordReader {
     // quoted in an exception's message (`multiprocessing.pool.RemoteTraceback: ` then `"""`)
     // is that exception's.
     const quoted = (this.#beforeShape & Shape.Closer) !== 0 && this.#ownException;
-    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
+    // So does a line that opens a failure right before it (Python's `Exception in thread poller:`).
+    if (shape & Shape.Traceback) return this.#beforeShape & (Shape.Chain | Shape.Opener) || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       // Where threads share a stream, a trace printed in pieces ends under another thread's
