@@ -494,17 +494,28 @@ test('a ValidationError\'s fields at column 0, each with its error indented unde
   const trace = u.groups.find((g) => g.template.startsWith('Traceback'))!;
   t.is(trace.lastLine, uncaught.split('\n').length - 1);
   t.is(u.groups.length, 2, u.groups.map((g) => g.template).join('\n'));
-  // A word a shell prints alone, after an error, is a record; so is a field-like word under a routine line, or after a first field with no error under it.
-  const killed = await condense(`${routine}\n2026-12-06 08:01:00,000 ERROR api: out of memory\nKilled\n`);
-  t.truthy(find(killed, 'Killed'));
-  const underInfo = await condense(`${routine}\n2026-12-06 08:01:00,000 INFO api: listing\nconfig.yaml\n`);
-  t.truthy(find(underInfo, 'config.yaml'));
-  const twoWords = await condense(`${routine}\n2026-12-06 08:01:00,000 WARNING api: rejected: 1 validation error for Order\nquantity\ndone\n`);
-  t.is(find(twoWords, 'rejected')!.lines, 2);
-  t.truthy(find(twoWords, 'done'));
+  // Only as many fields as the message announced: a status word a program prints after them is a record,
+  // and so is a bare word after a warning or an error that announced none (`failed` under `not ready`).
+  const counted = await condense(`${routine}\n2026-12-06 08:01:00,000 WARNING api: rejected: 1 validation error for Order\nquantity\n  Field required [type=missing]\nok\n`);
+  t.is(find(counted, 'rejected')!.lines, 3);
+  t.truthy(find(counted, 'ok'));
+  for (const [head, word] of [['ERROR api: out of memory', 'Killed'], ['WARNING api: nginx.service not ready after 140s', 'failed'], ['ERROR api: artifact missing', 'app.js']]) {
+    const r2 = await condense(`${routine}\n2026-12-06 08:01:00,000 ${head}\n${word}\n`);
+    t.truthy(r2.groups.find((g) => g.template === word || g.example === word), word);
+  }
   const logged = `${routine}\n2026-12-06 08:01:00,000 WARNING api: payload rejected: 3 validation errors for Order\n${fields(3)}\n${routine}\n${uncaught}`;
   const l = await condense(logged);
   t.is(find(l, 'payload rejected')!.lines, 10);
+  // The fields key the group and are named: a payload refused for another field is another event, and every field of a long list is shown.
+  const rejection = (n: number, field: string): string => `2026-12-06 08:02:${String(n).padStart(2, '0')},000 WARNING api: payload ${n} rejected: 1 validation error for Order\n${field}\n  Input should be a valid integer [type=int_parsing]`;
+  const rare = await condense([routine, ...Array.from({ length: 20 }, (_, i) => rejection(i, i === 13 ? 'merchant_id' : 'amount'))].join('\n'));
+  const byField = rare.groups.filter((g) => g.template.includes('validation error for Order'));
+  t.deepEqual(byField.map((g) => [g.count, g.template.split(' | ')[1]]), [[19, 'amount'], [1, 'merchant_id']]);
+  const settings = ['database_url', 'redis_url', 'secret_key', 'stripe_api_key', 'sentry_dsn'];
+  const many = await condense(`${routine}\n2026-12-06 08:03:00,000 ERROR api: refusing to start: 5 validation errors for Settings\n${settings.map((f) => `${f}\n  Field required [type=missing, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.13/v/missing`).join('\n')}\n${routine}\n`);
+  const refused = find(many, 'refusing to start')!;
+  t.deepEqual(settings.filter((f) => !refused.exampleMore.includes(f)), [], refused.exampleMore.join('\n'));
+  t.true(refused.exampleMoreLines > 0);
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(logged, options)), JSON.stringify(l), JSON.stringify(options));
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
@@ -527,9 +538,13 @@ test('Python\'s hooks head the traceback they print: `Exception in thread poller
     t.true(g.exampleMore.some((l) => l.startsWith(exception)), g.exampleMore.join('\n'));
   }
   t.deepEqual(r.groups.filter((g) => g.template.startsWith('Traceback')).map((g) => g.firstLine), [], 'no traceback stands apart from its head');
-  // A traceback after a plain line (no opener) is still a record of its own.
-  const plain = await condense('thread poller stopped\nTraceback (most recent call last):\n  File "/srv/p.py", line 3, in poll\n    open(sock)\nFileNotFoundError: x\n');
-  t.is(plain.totals.records, 2);
+  // multiprocessing's `Process indexer-3:` heads its worker's traceback as well. A traceback after
+  // any other line, a shell's `Killed` among them, is still a record of its own.
+  const traceback = 'Traceback (most recent call last):\n  File "/srv/p.py", line 3, in poll\n    open(sock)\nFileNotFoundError: x\n';
+  const processHook = await condense(`Process indexer-3:\n${traceback}`);
+  t.is(processHook.totals.records, 1);
+  t.is(processHook.groups[0]!.severity, 'error');
+  for (const before of ['thread poller stopped', 'Killed', 'Process finished']) t.is((await condense(`${before}\n${traceback}`)).totals.records, 2, before);
 });
 
 test('a location heading at column 0 heads the failure under it (gfortran, doctest); a frame without a symbol is no own frame', async (t) => {

@@ -65,6 +65,11 @@ const EXCEPTION_NAME = /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/;
 /** The input a crashed server was handling: Erlang/OTP's `** Last message in was {convert,120,<<"CHF">>}`. */
 const IN_FLIGHT = /^\*\* Last message in was /;
 const MAX_DETAIL_LINES = 6;
+/**
+ * The fields of a ValidationError that key its record's group and are named in its
+ * template: a payload rejected for another field is another event, whatever its head says.
+ */
+const MAX_KEYED_FIELDS = 12;
 /** Placeholders whose values are tallied, per template. */
 export const MAX_PLACEHOLDERS = 64;
 
@@ -110,6 +115,8 @@ class OpenRecord {
   #rootRank: number = RootRank.None;
   /** Detail lines (ASSERT_DETAIL, error words, a line announcing a cause): the first few. */
   details: KeptLine[] = [];
+  /** The fields' paths a ValidationError's message lists (RecordReader.isField), the first MAX_KEYED_FIELDS: part of the group's key. */
+  fields: KeptLine[] = [];
   /** The program's first frame after the last cause line (the innermost own frame for Python), with the line under it. */
   frame: KeptLine | undefined;
   frameDetail: KeptLine | undefined;
@@ -175,6 +182,7 @@ class OpenRecord {
     this.root = undefined;
     this.#rootRank = RootRank.None;
     if (this.details.length > 0) this.details.length = 0;
+    if (this.fields.length > 0) this.fields.length = 0;
     this.frame = undefined;
     this.frameDetail = undefined;
     this.#earlierFrame = undefined;
@@ -223,6 +231,7 @@ class OpenRecord {
     const valueNext = this.#valueNext;
     this.#valueNext = false;
     if (this.first.length < EXAMPLE_CONTINUATION_LINES) this.first.push(this.#keep(line));
+    if (reader.isField && this.fields.length < MAX_KEYED_FIELDS) this.fields.push(this.#keep(line));
     const isMessage = announced && !(shape & Shape.Frame);
     if (shape & (CAUSE_SHAPES | Shape.Chain | Shape.ReportCause) || isMessage || (shape & Shape.TraceMark && line.buf[line.s] === 91 /* [signal */)) {
       const kept = this.#keep(line);
@@ -376,6 +385,8 @@ class OpenRecord {
         picked.push(this.#chainRootFrame);
         if (this.#chainRootDetail !== undefined) picked.push(this.#chainRootDetail);
       }
+      // Every field a ValidationError lists is named, where its errors are too many to show.
+      picked.push(...this.fields);
     } else {
       picked = this.first;
     }
@@ -783,6 +794,8 @@ class GroupTable {
     // (a ZeroDivisionError in batch.py's compute_ratio is not a service's recurring one).
     const frame = r.ownFrame();
     if (frame !== undefined) key = (key + this.#rootKey(frame) * 104729) % KEY_MODULUS;
+    // ...and a payload refused for other fields.
+    for (const field of r.fields) key = (key * 31 + this.#rootKey(field)) % KEY_MODULUS;
     const found = map.get(key);
     const lastLine = r.firstLine + r.lines - 1;
     if (found !== undefined) {
@@ -799,6 +812,7 @@ class GroupTable {
     if (!(r.isHeader && again.header(h.buf, h.s, h.e, prefix))) again.plain(h.buf, h.s, h.e, prefix, r.opener);
     let template = again.scanner.text();
     if (root !== undefined) template += ` | ${this.#rootText(root)}`;
+    if (r.fields.length > 0) template += ` | ${r.fields.map((f) => this.#rootText(f)).join(', ')}`;
     const shown = r.shownLines();
     const moreLines = r.lines - 1 - shown.length;
     // A JSON record's error as it was (`CardDeclined: ... acct_31`), which a long line cuts

@@ -83,18 +83,30 @@ const MESSAGE_LINES = 100;
  */
 const MESSAGE_ANNOTATION = /^(?:\[[A-Za-z][\w ]{0,30}: |\(\w|[A-Z]{2,12}(?: \d+)?: )/;
 /**
- * A field's path on a line of its own, as pydantic heads each error of a ValidationError's
- * message with it, the error indented under it (`quantity`, then `  Input should be a valid
- * integer ...`; `customer.email`, `items.0.sku`). isFieldPath also wants it in lower case
- * or dotted: a word a shell prints alone (`Killed`) is no field.
+ * pydantic's ValidationError says how many errors its message lists (`2 validation errors
+ * for Order`), then heads each with its field's path on a line of its own at column 0, the
+ * error indented under it: `quantity`, then `  Input should be a valid integer ...`
+ * (`customer.email`, `items.0.sku`, v1's `customer -> email`). Only that many paths are
+ * read as the message's: a bare word after them (`ok`, `failed`) is a record.
  */
-const FIELD_PATH = /^[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]\s]{1,40}\])*[ \t]*$/;
-const MAX_FIELD_PATH = 80;
-/** A field's path (FIELD_PATH), short, in lower case or dotted. */
-function isFieldPath(text: string): boolean {
-  if (text.length > MAX_FIELD_PATH || !FIELD_PATH.test(text)) return false;
-  const first = text.charCodeAt(0);
-  return (first >= 97 && first <= 122) || first === 95 || text.includes('.') || text.includes('[');
+const FIELDS_ANNOUNCED = ' validation error';
+const FIELDS_ANNOUNCED_BYTES = Buffer.from(FIELDS_ANNOUNCED);
+const FIELDS_COUNT = /(?:^|[^\w.])(\d{1,4}) validation errors? for \S/;
+/** A field's path is at most this long. */
+const MAX_FIELD_PATH = 160;
+/** Python's hooks name what they report on the line before its traceback: a thread, a finalizer, a process. */
+const PYTHON_HOOK = /^(?:Exception in thread .{1,80}:|Exception ignored in: .*|Process [\w.-]{1,60}:)\s*$/;
+
+/** How many fields' errors the line at bytes [s, e) announces (FIELDS_ANNOUNCED), or 0. */
+function fieldsAnnounced(buf: Buffer, s: number, e: number): number {
+  if (e - s < 24) return 0;
+  const at = buf.subarray(s, e).indexOf(FIELDS_ANNOUNCED_BYTES);
+  return at < 0 ? 0 : fieldsCount(buf.toString('latin1', s + Math.max(0, at - 8), Math.min(e, s + at + 48)));
+}
+
+function fieldsCount(text: string): number {
+  const m = FIELDS_COUNT.exec(text);
+  return m === null ? 0 : Number(m[1]);
 }
 
 /** Lines that say a record holds an exception of its own. */
@@ -125,6 +137,8 @@ export class RecordReader {
   explainsContext = false;
   /** The current line goes on with the error its record's head logged, under the same header (continuesLoggedError). */
   saysMoreOfError = false;
+  /** The current line is a field's path that a ValidationError's message lists (FIELDS_ANNOUNCED): part of its record's key. */
+  isField = false;
   /**
    * The current line goes on with the message of the exception or the error logged before
    * it: an annotation at column 0, a field's path or the first line of its error (#classify).
@@ -175,11 +189,13 @@ export class RecordReader {
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
-  /** The open record's message heads its errors with their fields' paths (FIELD_PATH). */
+  /** Fields' paths the open record's message has announced and not yet listed (FIELDS_ANNOUNCED). */
+  #fieldsLeft = 0;
+  /** The open record has listed one (its error is indented under it). */
   #fields = false;
-  /** The current line is a field's path that went on with the record's message; and the previous non-blank line was one. */
-  #fieldLine = false;
+  /** The current line is a field's path that went on with the record's message (isField); the previous non-blank line was one, or announced them. */
   #beforeField = false;
+  #beforeAnnouncedFields = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -197,9 +213,10 @@ export class RecordReader {
     this.#pythonTrace = false;
     this.#sinceException = -1;
     this.#headerHead = false;
+    this.#fieldsLeft = 0;
     this.#fields = false;
-    this.#fieldLine = false;
     this.#beforeField = false;
+    this.#beforeAnnouncedFields = false;
     this.#beforeIndent = -1;
     this.#beforeShape = 0;
     this.#beforeAnnounces = false;
@@ -232,7 +249,7 @@ export class RecordReader {
     this.explainsContext = false;
     this.saysMoreOfError = false;
     this.continuesException = false;
-    this.#fieldLine = false;
+    this.isField = false;
     this.isLevelLine = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
@@ -284,6 +301,7 @@ export class RecordReader {
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
       this.#headerHead = this.isHeader;
+      this.#fieldsLeft = 0;
       this.#fields = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
     } else {
@@ -303,7 +321,11 @@ export class RecordReader {
     this.#beforeErrorHeader = (this.isHeader || this.isLevelLine) && this.parser.severity <= Severity.Warning;
     this.#beforeLoggedError = this.#beforeErrorHeader && this.parser.declared && this.parser.severity <= Severity.Error;
     this.#beforeText = this.#body;
-    this.#beforeField = this.#fieldLine;
+    this.#beforeField = this.isField;
+    // Any line of the record may announce its fields: a header, an exception's line, the line under a header that ends with `:`.
+    const announced = this.indent === 0 ? this.#fieldsAnnounced() : 0;
+    if (announced > 0) this.#fieldsLeft = announced;
+    this.#beforeAnnouncedFields = announced > 0;
     return cls;
   }
 
@@ -338,22 +360,17 @@ export class RecordReader {
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
     const plainStart = indent === 0 && !beforeAnnounces && beforeIndent <= 0;
     if (!plainStart || this.#info.strict) return plainStart;
-    // A field's path may go on with the message of an exception's line or of a header that logged a warning or an error (#headsField).
-    if (isFieldPath(this.#body)) return before !== undefined && !this.#mayHeadFields(before, beforeText);
-    if (!MESSAGE_ANNOTATION.test(this.#body)) return true;
+    const annotation = MESSAGE_ANNOTATION.test(this.#body);
+    if (before === undefined) return !annotation;
+    // A ValidationError's first field's path goes on with the line that announced it (#classify).
+    // From here the reader holds `before`, not this line.
+    if (this.#takenAnnouncesFields(before)) return false;
+    if (!annotation) return true;
     // An annotation may go on with a Python exception's message however many lines back
     // its line was (#classify): it surely starts a record only right after a header that
     // declares its level, which started one that holds no exception.
-    if (before === undefined || !this.#info.timestamped) return false;
-    this.#take(before.buf, before.s, before.e);
+    if (!this.#info.timestamped) return false;
     return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
-  }
-
-  /** Whether a field's path right after `before` (its text `beforeText`) may go on with that line's record: an exception's line, a header that logged a warning or an error. */
-  #mayHeadFields(before: ReadLine, beforeText: string): boolean {
-    if (PYTHON_EXCEPTION.test(beforeText) || (shapeOf(beforeText, 0, this.shape).shape & Shape.Exception) !== 0) return true;
-    this.#take(before.buf, before.s, before.e);
-    return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared && this.parser.severity <= Severity.Warning;
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
@@ -392,8 +409,8 @@ export class RecordReader {
     // quoted in an exception's message (`multiprocessing.pool.RemoteTraceback: ` then `"""`)
     // is that exception's.
     const quoted = (this.#beforeShape & Shape.Closer) !== 0 && this.#ownException;
-    // So does a line that opens a failure right before it (Python's `Exception in thread poller:`).
-    if (shape & Shape.Traceback) return this.#beforeShape & (Shape.Chain | Shape.Opener) || this.#beforeLoggedError || quoted ? LineClass.Continue : LineClass.Start;
+    // So does the line a Python hook prints before it (`Exception in thread poller:`, `Process indexer-3:`).
+    if (shape & Shape.Traceback) return this.#beforeShape & Shape.Chain || this.#beforeLoggedError || quoted || PYTHON_HOOK.test(this.#beforeText) ? LineClass.Continue : LineClass.Start;
     if (shape & Shape.Exception) {
       const afterTrace = this.#beforeIndent > 0 || (this.#beforeShape & (ALWAYS_CONTINUES | Shape.TraceMark)) !== 0;
       // Where threads share a stream, a trace printed in pieces ends under another thread's
@@ -417,14 +434,15 @@ export class RecordReader {
       if (this.#beforeField) this.continuesException = true;
       return !this.#headerHead && this.#sinceException >= MESSAGE_LINES ? LineClass.Start : LineClass.Continue;
     }
-    // A message that heads each of its errors with the field's path (pydantic's
-    // ValidationError), logged under a warning or an error, or ending a traceback: the
-    // first path right after the message's line, each next one after the error indented
-    // under the one before. Elsewhere a bare word is a record (a trial of real programs
-    // found a cause hidden when any plain line could continue one).
-    if (indent === 0 && shape === 0 && this.#headsField() && isFieldPath(this.#body)) {
+    // A ValidationError's fields' paths (FIELDS_ANNOUNCED), as many as its message announced:
+    // the first right after that line, each next one after the error indented under the one
+    // before. Elsewhere a bare word is a record (trials of real programs found causes hidden
+    // when a status word or a listing could continue a warning).
+    const fieldNext = this.#beforeAnnouncedFields || (this.#fields && this.#beforeIndent > 0);
+    if (indent === 0 && shape === 0 && this.#fieldsLeft > 0 && fieldNext && this.line.e - this.line.s <= MAX_FIELD_PATH) {
+      this.#fieldsLeft--;
       this.#fields = true;
-      this.#fieldLine = true;
+      this.isField = true;
       this.continuesException = true;
       return LineClass.Continue;
     }
@@ -441,10 +459,17 @@ export class RecordReader {
     return LineClass.Start;
   }
 
-  /** Whether a field's path (FIELD_PATH) at column 0 would go on with the open record's message here (#classify). */
-  #headsField(): boolean {
-    if (this.#fields) return this.#beforeIndent > 0;
-    return this.#sinceException === 0 || (this.#headerOnly && this.#errorHead !== '');
+  /** Whether `before` announces fields, read as read() reads it. */
+  #takenAnnouncesFields(before: ReadLine): boolean {
+    this.#take(before.buf, before.s, before.e);
+    return this.#fieldsAnnounced() > 0;
+  }
+
+  /** How many fields' errors the current line announces: its prefix is read first, its bytes only where it is longer. */
+  #fieldsAnnounced(): number {
+    if (this.#body.includes(FIELDS_ANNOUNCED)) return fieldsCount(this.#body);
+    const line = this.line;
+    return line.e - line.s > PREFIX_BYTES ? fieldsAnnounced(line.buf, line.s, line.e) : 0;
   }
 
   /** The current line's indentation as shapes read it (past a checker's prefix, colours out); -1 when it is blank. */
