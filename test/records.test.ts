@@ -503,6 +503,10 @@ test('a ValidationError\'s fields at column 0, each with its error indented unde
     const r2 = await condense(`${routine}\n2026-12-06 08:01:00,000 ${head}\n${word}\n`);
     t.truthy(r2.groups.find((g) => g.template === word || g.example === word), word);
   }
+  // Its message on the line under the header that logged it (`log.error("rejected %s\\n%s", src, e)`), at any level.
+  const nextLine = await condense(`${routine}\n2026-12-06 08:01:00,000 INFO api: rejected shipment from ups\n2 validation errors for Shipment\n${fields(2)}\n${routine}\n`);
+  t.is(find(nextLine, 'rejected shipment')!.lines, 8);
+  t.is(find(nextLine, 'rejected shipment')!.severity, 'info');
   const logged = `${routine}\n2026-12-06 08:01:00,000 WARNING api: payload rejected: 3 validation errors for Order\n${fields(3)}\n${routine}\n${uncaught}`;
   const l = await condense(logged);
   t.is(find(l, 'payload rejected')!.lines, 10);
@@ -516,7 +520,9 @@ test('a ValidationError\'s fields at column 0, each with its error indented unde
   const refused = find(many, 'refusing to start')!;
   t.deepEqual(settings.filter((f) => !refused.exampleMore.includes(f)), [], refused.exampleMore.join('\n'));
   t.true(refused.exampleMoreLines > 0);
+  const nextLines = `${routine}\n2026-12-06 08:01:00,000 ERROR api: rejected shipment from ups\n2 validation errors for Shipment\n${fields(2)}\n`.repeat(3);
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 97 }, { workers: 0, chunkBytes: 4096 }]) {
+    t.is(JSON.stringify(await condense(nextLines, options)), JSON.stringify(await condense(nextLines)), JSON.stringify(options));
     t.is(JSON.stringify(await condense(logged, options)), JSON.stringify(l), JSON.stringify(options));
     t.is(JSON.stringify(await condense(text + text, options)), JSON.stringify(await condense(text + text)), JSON.stringify(options));
   }

@@ -196,6 +196,8 @@ export class RecordReader {
   /** The current line is a field's path that went on with the record's message (isField); the previous non-blank line was one, or announced them. */
   #beforeField = false;
   #beforeAnnouncedFields = false;
+  /** The current line announces fields (FIELDS_ANNOUNCED). */
+  #announcing = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -253,6 +255,9 @@ export class RecordReader {
     this.isLevelLine = false;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
+    // Any line of the record may announce its fields: a header, an exception's line, the line under a header.
+    const announced = indent === 0 ? this.#fieldsAnnounced() : 0;
+    this.#announcing = announced > 0;
     let cls: LineClass;
     if (this.isHeader) {
       this.indent = 0;
@@ -322,8 +327,6 @@ export class RecordReader {
     this.#beforeLoggedError = this.#beforeErrorHeader && this.parser.declared && this.parser.severity <= Severity.Error;
     this.#beforeText = this.#body;
     this.#beforeField = this.isField;
-    // Any line of the record may announce its fields: a header, an exception's line, the line under a header that ends with `:`.
-    const announced = this.indent === 0 ? this.#fieldsAnnounced() : 0;
     if (announced > 0) this.#fieldsLeft = announced;
     this.#beforeAnnouncedFields = announced > 0;
     return cls;
@@ -362,6 +365,8 @@ export class RecordReader {
     if (!plainStart || this.#info.strict) return plainStart;
     const annotation = MESSAGE_ANNOTATION.test(this.#body);
     if (before === undefined) return !annotation;
+    // A line that announces a ValidationError's fields may go on with the header before it (#classify).
+    if (this.#fieldsAnnounced() > 0) return false;
     // A ValidationError's first field's path goes on with the line that announced it (#classify).
     // From here the reader holds `before`, not this line.
     if (this.#takenAnnouncesFields(before)) return false;
@@ -447,6 +452,8 @@ export class RecordReader {
       return LineClass.Continue;
     }
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
+    // A ValidationError logged with its message on the next line (`log.error("rejected %s\n%s", src, e)`).
+    if (this.#announcing && this.#headerOnly && indent === 0) return LineClass.Continue;
     // Python prints an exception's message whole after its class, lines at column 0 too:
     // the annotations right after its line are its message (MESSAGE_ANNOTATION), logged or
     // uncaught. Any other plain line there may as well be the program's print() output,
