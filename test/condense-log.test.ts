@@ -442,6 +442,58 @@ test('a located complaint opens an error record, a warning when it says so, wors
   }
 });
 
+test('the system\'s and Go\'s error strings are errors where no level is declared; a setting that names a timeout is not; a warning\'s class names it', async (t) => {
+  const service = recurringService(60);
+  const lines: [string, SeverityName][] = [
+    ['2026/12/06 11:33:10.036323 listen tcp 127.0.0.1:18089: bind: address already in use', 'error'],
+    ['2026/12/06 11:32:16.932657 feed-sync: partner-eu: Get "http://127.0.0.1:42477/feeds/partner-eu": context deadline exceeded', 'error'],
+    ['dial tcp: lookup db.internal on 127.0.0.53:53: no such host', 'error'],
+    ['read tcp 10.0.0.4:5432->10.0.0.9:41012: i/o timeout', 'error'],
+    ['x509: certificate signed by unknown authority', 'error'],
+    ['write /var/spool/out.bin: No space left on device (os error 28)', 'error'],
+    ['upload failed halfway: connection reset by peer', 'error'],
+    ['request timeout set to 30s for upstream api', 'info'],
+    ['(node:9316) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 config listeners added to [EventEmitter]', 'warning'],
+    ["thread 'rule-parser' (7221) has overflowed its stack", 'critical'],
+  ];
+  for (const [line, severity] of lines) {
+    const r = await condense(`${service}${line}\n${service}`, { top: 30 });
+    const g = r.groups.find((x) => x.firstLine === 61);
+    t.is(g?.severity, severity, line);
+  }
+  // anyhow's report: its chain under a bare `Caused by:` after a blank line stays with the error, shown.
+  const anyhow = 'Error: failed to start admin server\n\nCaused by:\n    0: bind admin listener on 127.0.0.1:37991\n    1: Address already in use (os error 98)\n';
+  const r = await condense(`${service}${anyhow}${service}`, { top: 30 });
+  const g = r.groups.find((x) => x.firstLine === 61)!;
+  t.is(g.lines, 5);
+  t.true(g.exampleMore.includes('    1: Address already in use (os error 98)'), JSON.stringify(g.exampleMore));
+});
+
+test('a Go panic that net/http recovered and logged shows the program\'s own frame, not the standard library\'s', async (t) => {
+  // As net/http logs a handler's panic (go 1.19), between an access log's lines.
+  const trace = [
+    '2026/12/06 11:26:47.342689 http: panic serving 127.0.0.1:50508: runtime error: invalid memory address or nil pointer dereference',
+    'goroutine 18 [running]:',
+    'net/http.(*conn).serve.func1()',
+    '\t/usr/lib/go-1.19/src/net/http/server.go:1850 +0xbf',
+    'panic({0x680160, 0x8c2100})',
+    '\t/usr/lib/go-1.19/src/runtime/panic.go:890 +0x262',
+    'main.discountFor(...)',
+    '\t/srv/quote/main.go:30',
+    'main.quoteHandler({0x740f20?, 0xc000134c40}, 0xc00014a800)',
+    '\t/srv/quote/main.go:40 +0x14e',
+    'net/http.HandlerFunc.ServeHTTP(0xc00008daf0?, {0x740f20?, 0xc000134c40?}, 0x0?)',
+    '\t/usr/lib/go-1.19/src/net/http/server.go:2109 +0x2f',
+    'created by net/http.(*Server).Serve',
+    '\t/usr/lib/go-1.19/src/net/http/server.go:3102 +0x4db',
+  ].join('\n');
+  const access = Array.from({ length: 40 }, (_, i) => `2026/12/06 11:26:47.3${String(i).padStart(5, '0')} access method=GET path=/quote?customer=${i} dur=${i * 7}µs`).join('\n');
+  const r = await condense(`${access}\n${trace}\n${access}\n`);
+  const g = find(r, 'panic serving')!;
+  t.true(g.exampleMore.includes('main.discountFor(...)'), JSON.stringify(g.exampleMore));
+  t.false(g.exampleMore.includes('net/http.(*conn).serve.func1()'), JSON.stringify(g.exampleMore));
+});
+
 test("valgrind's line that says where an invalid access fell is shown with the access", async (t) => {
   const report = ['==22147== Invalid read of size 4', '==22147==    at 0x109201: ring_sum (ring.c:20)', '==22147==    by 0x109245: main (ring.c:27)', "==22147==  Address 0x4a400b0 is 0 bytes after a block of size 32 alloc'd", '==22147==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)', '==22147==    by 0x109182: ring_new (ring.c:11)', '==22147==    by 0x10922C: main (ring.c:25)', '==22147== '];
   const r = await condense(`${recurringService(300)}${report.join('\n')}\n${recurringService(300)}`, { top: 30 });

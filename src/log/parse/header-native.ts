@@ -52,7 +52,8 @@ function buildLevelWords(): Uint8Array {
   // Per byte, 1 + the first trouble word it may begin (in either case), 0 for none; then the words, lower case.
   if (troubles.length > 255) throw new WispError('WISP_INTERNAL', `${troubles.length} trouble words do not fit the native block`);
   for (const [k, word] of troubles.entries()) {
-    if (word.length > TROUBLE_BYTES - 1 || !/^[a-z][a-z '-]*$/.test(word)) throw new WispError('WISP_INTERNAL', `trouble word '${word}' does not fit the native block`);
+    // The native search lowers only A-Z: a word holds no other capitals, and nothing a RegExp reads as more than itself.
+    if (word.length > TROUBLE_BYTES - 1 || !/^[a-z][a-z '/:-]*$/.test(word)) throw new WispError('WISP_INTERNAL', `trouble word '${word}' does not fit the native block`);
     const first = word.charCodeAt(0);
     if (block[words + first] === 0) block[words + first] = block[words + first - 32] = k + 1;
     const at = words + FIRST + k * TROUBLE_BYTES;

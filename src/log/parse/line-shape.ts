@@ -77,7 +77,8 @@ export function checkerPrefixLength(text: string): number {
   if (c !== 61 /* = */ && c !== 45 /* - */) return 0;
   return CHECKER_PREFIX.exec(text)?.[0].length ?? 0;
 }
-const CAUSE = /^\s*(?:Caused by: |Suppressed: |Next (?=[\w\\]*(?:Exception|Error)\b))/;
+// anyhow prints its chain under a bare `Caused by:`, each cause indented and numbered (`    0: bind ...`).
+const CAUSE = /^\s*(?:Caused by:(?: |\s*$)|Suppressed: |Next (?=[\w\\]*(?:Exception|Error)\b))/;
 const CHAIN = /^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)/;
 const TRACEBACK = /^Traceback \(most recent call last\):/;
 /** Python 3.11's `  + Exception Group Traceback (most recent call last):`, indented two under its `  |` lines' bar. */
@@ -169,7 +170,7 @@ export function locatedLevel(message: string): Severity | undefined {
 const OPENERS: [RegExp, Severity, number][] = [
   // TeX's and LaTeX's errors: `! Undefined control sequence.`, `! LaTeX Error: File `x.sty' not found.`
   [/^! (?:[A-Z]|==> )/, Severity.Error, Shape.Opener],
-  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?panicked at|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?(?:panicked at|has overflowed its stack)|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
   // Python's threading hook heads a thread's uncaught traceback with `Exception in thread poller:`
   // (the JVM quotes the name), its unraisable hook with `Exception ignored in: <function ...>`.
   [new RegExp(`^(?:Exception in thread (?:"|.{1,80}:$)|Exception ignored in: |Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
@@ -399,9 +400,11 @@ const LOCATION_HEADING = /^(?:File "[^"]+", line \d+, in \S+|At line \d+ of file
  * Frames of a language's runtime or of installed packages, not the program's own: the
  * program's first frame is the one worth showing beside a panic or an exception. A frame
  * without a symbol (`#0 0x7f03.. in ???`, gfortran's backtrace into libgfortran) is none.
+ * Go's standard library names its functions by package path (`net/http.(*conn).serve.func1()`,
+ * `encoding/json.Unmarshal(...)`), with no `at ` before them as Java's frames have.
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
+  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|^\s*(?:net|sync|os|io|fmt|encoding|database|internal|reflect|strings|strconv|time|context|crypto|bufio|bytes|errors|log|math|sort|syscall|text|html|path|regexp|compress|archive|mime|unicode|hash|image|container|flag|expvar)(?:\/\w+)*\.\S*\(|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
 
 const RUNTIME_FRAMES = new RecentAnswers<boolean>(4096);
 
