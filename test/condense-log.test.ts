@@ -502,22 +502,27 @@ test("valgrind's line that says where an invalid access fell is shown with the a
   t.true(g.exampleMore.includes(report[3]!), JSON.stringify(g.exampleMore));
 });
 
-test("Ruby's Logger (the level's letter, then the time in brackets with the pid) and a header written with bars are timestamped logs with a level column", async (t) => {
+test("Ruby's Logger (the level's letter, then the time in brackets with the pid), a header written with bars and logfmt's time key (slog, logrus) are timestamped logs with a level column", async (t) => {
   const levels = ['INFO', 'WARN', 'ERROR', 'DEBUG'] as const;
   let ruby = '';
   let bars = '';
+  let slog = '';
+  let logrus = '';
   for (let i = 0; i < 40; i++) {
     const level = levels[i % 4]!;
     const stamp = `2024-06-03T09:00:${String(i).padStart(2, '0')}.${String(100000 + i)}`;
     ruby += `${level[0]}, [${stamp} #23933] ${level.padStart(5)} -- cache-svc: served key=sess:${i * 7} in ${i}ms\n`;
     bars += `2024-06-03 07:33:${String(i).padStart(2, '0')},745|${level}|scheduler|cache stats hits=${i * 31}\n`;
+    // logfmt's time key: Go's log/slog text handler, logrus (its time quoted).
+    slog += `time=2024-06-03T09:00:${String(i).padStart(2, '0')}.441969837Z level=${level} msg="cache stats" hits=${i * 31}\n`;
+    logrus += `time="2024-06-03T09:00:${String(i).padStart(2, '0')}Z" level=${level.toLowerCase()} msg="cache stats" hits=${i * 31}\n`;
   }
-  for (const [name, text] of [['ruby', ruby], ['bars', bars]] as const) {
+  for (const [name, text] of [['ruby', ruby], ['bars', bars], ['slog', slog], ['logrus', logrus]] as const) {
     const r = await condense(`${text}dd: error writing '/dev/full': No space left on device\n`, { top: 30 });
     t.is(r.format, 'timestamped log', name);
     t.deepEqual({ ...r.linesBySeverity }, { critical: 0, error: 11, warning: 10, notice: 0, info: 10, debug: 10 }, name);
     for (const g of r.groups.filter((x) => !x.template.startsWith('dd:'))) {
-      t.true(g.firstTime !== null && /^(?:INFO|WARN|ERROR|DEBUG)\b/.test(g.template.trimStart()), `${name}: ${g.template}`);
+      t.true(g.firstTime !== null && /^(?:(?:level=)?(?:INFO|WARN|ERROR|DEBUG|info|warn|error|debug))\b/.test(g.template.trimStart()), `${name}: ${g.template}`);
     }
   }
 });

@@ -61,6 +61,10 @@ test('a bracketed timestamp needs its bracket, and where a timestamp may start i
   t.is(stampFrom('24318:M 03 Dec 2026 15:58:08.399 # x', 0), 8);
   t.is(stampFrom('=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===', 0), 18);
   t.is(stampFrom('2024-01-02 03:04:05 x', 0), 0);
+  t.is(stampFrom('time=2026-12-06T11:26:47.441969837Z level=INFO msg=x', 0), 5, "logfmt's time key (Go's log/slog)");
+  t.is(stampFrom('time="2026-12-06T11:27:00Z" level=info msg=x', 0), 6, 'quoted (logrus)');
+  t.is(stampFrom('ts=2026-12-06T11:27:00Z caller=main.go:3', 0), 3, 'go-kit');
+  t.is(stampFrom('timer=2026-12-06T11:27:00Z', 0), 0, 'another key');
   t.is(stamp('é 2024-01-02 03:04:05 x', 2), '2024-01-02 03:04:05', 'offsets are chars of the string, not bytes');
 });
 
@@ -139,7 +143,7 @@ test('a line skipped without a call for its first byte is one the C reader finds
   const words = levelWordsAddress();
   const out = new Int32Array(new ArrayBuffer(4 * HEADER_OUT.words));
   const outAddress = addressOf(out);
-  const heads = ['2024-01-02 03:04:05 ERROR x', '<13>Jan  1 09:00:00 host x', '=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===', '[2024-01-02T03:04:05Z] WARN x', 'I0102 15:04:05.000000 1 x.go:1] x', 'E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app: x', 'Jul  1 09:29:02 host x', '24318:M 03 Dec 2026 15:58:08.399 # x', '  at f (x.js:1:2)', '\tat com.x.Y(Y.java:1)', 'goroutine 1 [running]:', ''];
+  const heads = ['2024-01-02 03:04:05 ERROR x', '<13>Jan  1 09:00:00 host x', '=ERROR REPORT==== 3-Dec-2026::16:26:38.970600 ===', '[2024-01-02T03:04:05Z] WARN x', 'I0102 15:04:05.000000 1 x.go:1] x', 'E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app: x', 'Jul  1 09:29:02 host x', '24318:M 03 Dec 2026 15:58:08.399 # x', 'time=2026-12-06T11:26:47.441969837Z level=INFO msg=x', 'time="2026-12-06T11:27:00Z" level=info', '  at f (x.js:1:2)', '\tat com.x.Y(Y.java:1)', 'goroutine 1 [running]:', ''];
   const infos: FormatInfo[] = [
     { format: 'timestamped', label: 'timestamped log', timestamped: true, leadingTabFields: 0 } as FormatInfo,
     { format: 'timestamped', label: 'timestamped log', timestamped: true, leadingTabFields: 0, levelColumn: { token: 2, letters: false } } as FormatInfo,

@@ -305,14 +305,31 @@ static int32_t report_header(const uint8_t *p, int32_t n, int32_t pos, int32_t *
   return i + (int32_t)sizeof rest - 1;
 }
 
+/* logfmt's key for the time (Go's log/slog `time=`, logrus `time="..."`, go-kit `ts=`): the end of `key=` and its quote, or -1. */
+static int32_t time_key(const uint8_t *p, int32_t n, int32_t pos) {
+  static const char *const keys[] = {"time=", "ts=", "timestamp="};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    int32_t i = pos;
+    for (const char *c = keys[k]; *c != 0 && at(p, n, i) == (uint8_t)*c; c++) i++;
+    if (at(p, n, i - 1) != '=' || i - pos != (int32_t)strlen(keys[k])) continue;
+    return at(p, n, i) == '"' ? i + 1 : i;
+  }
+  return -1;
+}
+
 /*
  * Where a line's timestamp may start, from pos: past the level letter Ruby's Logger writes
  * before its bracketed time (`E, [2024-06-03T09:00:00.902001 #23933] ERROR -- app: ...`),
  * past the process id and role letter Redis writes before it (`24318:M 03 Dec 2026
- * 15:58:08.399 #`), and past the kind of report Erlang/OTP writes before it.
+ * 15:58:08.399 #`), past the kind of report Erlang/OTP writes before it, and past logfmt's
+ * time key (`time=2026-12-06T11:26:47.441969837Z level=INFO msg=...`).
  */
 int32_t wisp_stamp_from(const uint8_t *p, int32_t n, int32_t pos) {
   int c = at(p, n, pos);
+  if (c == 't') {
+    int32_t e = time_key(p, n, pos);
+    return e >= 0 ? e : pos;
+  }
   if (c == '=') {
     int32_t kind, kind_end;
     int32_t e = report_header(p, n, pos, &kind, &kind_end);
@@ -680,7 +697,7 @@ static int compact_row(const uint8_t *p, int32_t n, int32_t *out) {
  * line by line need not call for a line that cannot hold a header (a stack frame's
  * indentation): a form that begins otherwise must be added here.
  */
-static int may_begin_header(int c) { return c == '<' || c == '=' || c == '[' || is_upper(c) || is_digit(c); }
+static int may_begin_header(int c) { return c == '<' || c == '=' || c == '[' || c == 't' || is_upper(c) || is_digit(c); }
 
 int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t content_start, int32_t fields_end, int32_t flags, int32_t column, int32_t *out) {
   if (flags & WISP_HEADER_FLAG_LOGSHOW) return logshow_row(w, p, n, (flags & WISP_HEADER_FLAG_LOGSHOW_TTL) != 0, out);
@@ -710,6 +727,8 @@ int wisp_header_parse(const level_words *w, const uint8_t *p, int32_t n, int32_t
     int32_t close = index_of(p, n, ']', msg);
     if (close > msg) msg = close + 1;
   }
+  /* ...and a quoted one's closing quote (logrus's `time="2026-12-06T11:27:00Z"`). */
+  if (ts_start > 0 && at(p, n, ts_start - 1) == '"' && at(p, n, msg) == '"') msg++;
   while (msg < n && (p[msg] == ' ' || p[msg] == '\t' || p[msg] == ']' || p[msg] == '|')) msg++;
   int32_t level = declared;
   if (level == WISP_LEVEL_NONE) level = report_level(w, p, n, fields_end);
