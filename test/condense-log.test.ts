@@ -494,6 +494,31 @@ test('a Go panic that net/http recovered and logged shows the program\'s own fra
   t.false(g.exampleMore.includes('net/http.(*conn).serve.func1()'), JSON.stringify(g.exampleMore));
 });
 
+test('node\'s uncaught error whose source line stands at column 0 is one record from its file and line to its frames', async (t) => {
+  const crash = [
+    '/srv/authz/roles.js:4',
+    'function perms(role) { return [role, ...roles[role].flatMap(perms)]; }',
+    '              ^',
+    '',
+    'RangeError: Maximum call stack size exceeded',
+    '    at perms (/srv/authz/roles.js:4:15)',
+    '    at Array.flatMap (<anonymous>)',
+    '    at perms (/srv/authz/roles.js:4:53)',
+    '',
+    'Node.js v20.20.2',
+  ].join('\n');
+  const access = Array.from({ length: 40 }, (_, i) => `2026-12-06T11:28:27.${String(i).padStart(3, '0')}Z INFO authz: request ${i} role=viewer perms=1`).join('\n');
+  const r = await condense(`${access}\n${crash}\n${access}\n`);
+  const g = find(r, '/srv/authz/roles.js:<NUM>')!;
+  t.is(g.severity, 'error');
+  t.is(g.firstLine, 41);
+  t.true(g.exampleMore.includes('RangeError: Maximum call stack size exceeded'), JSON.stringify(g.exampleMore));
+  t.falsy(r.groups.find((x) => x.template.startsWith('function perms')), 'the source line is no record of its own');
+  // A path and line alone that no script names stay a line of their own.
+  const other = await condense(`${access}\n/etc/app/limits.conf:4\nmax_open = 10\n${access}\n`);
+  t.truthy(find(other, 'max_open'));
+});
+
 test("valgrind's line that says where an invalid access fell is shown with the access", async (t) => {
   const report = ['==22147== Invalid read of size 4', '==22147==    at 0x109201: ring_sum (ring.c:20)', '==22147==    by 0x109245: main (ring.c:27)', "==22147==  Address 0x4a400b0 is 0 bytes after a block of size 32 alloc'd", '==22147==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)', '==22147==    by 0x109182: ring_new (ring.c:11)', '==22147==    by 0x10922C: main (ring.c:25)', '==22147== '];
   const r = await condense(`${recurringService(300)}${report.join('\n')}\n${recurringService(300)}`, { top: 30 });

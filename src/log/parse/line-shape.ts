@@ -388,11 +388,15 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   // A location alone at column 0, the failure it locates on the lines after: doctest's
   // `File "units.py", line 21, in units`, gfortran's `At line 30 of file heat.f90`.
   if (((buf[s] === 70 /* F */ && buf[s + 5] === 34) /* " */ || (buf[s] === 65 /* A */ && buf[s + 1] === 116 /* t */ && buf[s + 2] === 32)) && LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)))) return true;
+  // Node's uncaught error heads its source excerpt with the file and line alone (`/srv/app.js:4`).
+  if (c !== undefined && c >= 48 && c <= 57 && (buf[s] === 47 /* / */ || buf[s] === 102 /* f */) && i - s < 512 && SOURCE_LOCATION.test(latin1(buf, s, i + 1))) return true;
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
 /** A position whose message is the one word `Failure`. */
 const BARE_FAILURE = /\.\w+:\d+: Failure$/;
+/** A script's file and line standing alone at column 0, as node prints them over an uncaught error's source line. */
+const SOURCE_LOCATION = /^(?:file:\/\/)?\/[^\s:]*\.[cm]?[jt]sx?:\d+$/;
 /** A location standing alone at column 0, as a heading. */
 const LOCATION_HEADING = /^(?:File "[^"]+", line \d+, in \S+|At line \d+ of file \S+)$/;
 
