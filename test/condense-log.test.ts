@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { condenseLog, condenseLogState } from '../src/log/index.js';
 import { mergeWordVariables } from '../src/log/group/word-variables.js';
 import type { CondenseLogOptions } from '../src/log/options.js';
@@ -415,6 +415,14 @@ test('a failure followed by the service\'s routine run: the ending before the ru
   t.true(renderLogText(routine, 10_000).includes('last lines, as tail shows them:'));
 });
 
+/** Each line, printed between two runs of `service` (60 lines), reads at its severity. */
+async function readsAs(t: ExecutionContext, service: string, lines: [string, SeverityName][]): Promise<void> {
+  for (const [line, severity] of lines) {
+    const r = await condense(`${service}${line}\n${service}`, { top: 30 });
+    t.is(r.groups.find((x) => x.firstLine === 61)?.severity, severity, line);
+  }
+}
+
 test('a located complaint opens an error record, a warning when it says so, worse when its words say worse; a debug trace and a location alone are not complaints', async (t) => {
   const service = recurringService(60);
   const lines: [string, SeverityName][] = [
@@ -435,11 +443,7 @@ test('a located complaint opens an error record, a warning when it says so, wors
     ['npm silly placeDep ROOT es-errors@1.3.0 OK for: get-intrinsic@1.2.4', 'info'],
     ['rootdir: /tmp/project', 'info'],
   ];
-  for (const [line, severity] of lines) {
-    const r = await condense(`${service}${line}\n${service}`, { top: 30 });
-    const g = r.groups.find((x) => x.firstLine === 61);
-    t.is(g?.severity, severity, line);
-  }
+  await readsAs(t, service, lines);
 });
 
 test('the system\'s and Go\'s error strings are errors where no level is declared; a setting that names a timeout is not; a warning\'s class names it', async (t) => {
@@ -456,11 +460,7 @@ test('the system\'s and Go\'s error strings are errors where no level is declare
     ['(node:9316) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 config listeners added to [EventEmitter]', 'warning'],
     ["thread 'rule-parser' (7221) has overflowed its stack", 'critical'],
   ];
-  for (const [line, severity] of lines) {
-    const r = await condense(`${service}${line}\n${service}`, { top: 30 });
-    const g = r.groups.find((x) => x.firstLine === 61);
-    t.is(g?.severity, severity, line);
-  }
+  await readsAs(t, service, lines);
   // anyhow's report: its chain under a bare `Caused by:` after a blank line stays with the error, shown.
   const anyhow = 'Error: failed to start admin server\n\nCaused by:\n    0: bind admin listener on 127.0.0.1:37991\n    1: Address already in use (os error 98)\n';
   const r = await condense(`${service}${anyhow}${service}`, { top: 30 });
