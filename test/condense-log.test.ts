@@ -519,6 +519,17 @@ test('node\'s uncaught error whose source line stands at column 0 is one record 
   t.truthy(find(other, 'max_open'));
 });
 
+test('node\'s out-of-memory report keeps its native stack, frames from the tenth on included, with its fatal error', async (t) => {
+  const frames = Array.from({ length: 17 }, (_, i) => `${String(i + 1).padStart(2)}: 0x${(0xb78db3 + i * 4099).toString(16)} node::Frame${i}(v8::Isolate*) [node]`);
+  const report = ['FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '----- Native stack trace -----', '', ...frames].join('\n');
+  const service = recurringService(60);
+  const r = await condense(`${service}${report}\n${service}`, { top: 30 });
+  const g = r.groups.find((x) => x.firstLine === 61)!;
+  t.is(g.severity, 'critical');
+  t.is(g.lines, 3 + frames.length);
+  t.false(r.groups.some((x) => /^\d+: 0x/.test(x.template) || x.template.startsWith('-----')), r.groups.map((x) => x.template).join('\n'));
+});
+
 test("valgrind's line that says where an invalid access fell is shown with the access", async (t) => {
   const report = ['==22147== Invalid read of size 4', '==22147==    at 0x109201: ring_sum (ring.c:20)', '==22147==    by 0x109245: main (ring.c:27)', "==22147==  Address 0x4a400b0 is 0 bytes after a block of size 32 alloc'd", '==22147==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)', '==22147==    by 0x109182: ring_new (ring.c:11)', '==22147==    by 0x10922C: main (ring.c:25)', '==22147== '];
   const r = await condense(`${recurringService(300)}${report.join('\n')}\n${recurringService(300)}`, { top: 30 });

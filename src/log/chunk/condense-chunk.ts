@@ -274,7 +274,7 @@ class OpenRecord {
     if (shape & Shape.Report) return;
     // Native frames under a line that declared no level: a memory checker's report or a crash's.
     if (shape & Shape.NativeFrame && Severity.Error < this.raised) this.raised = Severity.Error;
-    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */);
+    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */ && line.buf[line.s] !== 45 /* ----- Native stack trace */);
     if (!isFrame) {
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
       // The place the diagnostic is about is shown: the first the record names.

@@ -21,7 +21,7 @@ export const Shape = {
   Traceback: 1 << 3,
   /** An exception's own line: `java.lang.IllegalStateException: boom`, `KeyError: 'x'`, `TypeError: ...`. */
   Exception: 1 << 4,
-  /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, PHP's `Stack trace:`, Go's `main.f(...)`. */
+  /** Parts of a trace that stand at column 0: `goroutine 1 [running]:`, `[signal SIGSEGV ...]`, `stack backtrace:`, PHP's `Stack trace:`, node's `----- Native stack trace -----`, Go's `main.f(...)`. */
   TraceMark: 1 << 5,
   /** `}`, `]`, `)`, `});`: the end of a multi-line value; or `"""` alone, which bounds a traceback quoted in an exception's message. */
   Closer: 1 << 6,
@@ -56,7 +56,8 @@ export const Shape = {
 export const CAUSE_SHAPES = Shape.Exception | Shape.Cause | Shape.PytestDetail;
 
 const FRAME = /^(?:\s+at |\tat |\s+File "|\s+\d+: |\t\/|\t[A-Za-z]:\\|\s+\.{3} \d+ (?:more|common frames omitted)|#\d+ (?:[^\s(]+\(\d+\): |\{main\}\s*$|\[internal function\]: )|\s+from \S+:\d+:in |\s+in (?:function|call from) +[\w@]+:[\w@']+\/\d+)/;
-const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$)/;
+// node's native stack numbers its frames right-aligned: from the tenth on they stand at column 0 (`10: 0x18c05fb  [node]`).
+const NATIVE_FRAME = /^(?:\s*#\d+ +(?:0x[0-9a-fA-F]+ in |[\w:.<>~]+ \S+:\d+)|\s+(?:at|by) 0x[0-9A-Fa-f]+: |\s+\/[^\s:]+\.go:\d+ \+0x[0-9a-f]+$|\s*\d+: 0x[0-9a-f]+ )/;
 const REPORT = /^(?:(?:Address )?0x[0-9a-f]+ is located |(?:previously )?allocated by thread \S+ here:|Thread T\d+ created by |Goroutine \d+ \(\w+\) created at:|Shadow byte|=>0x[0-9a-f]+:)/;
 /**
  * Report lines that say what went wrong, at any indentation: an access (ASan's `WRITE of
@@ -95,7 +96,7 @@ const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception
 const RUBY_EXCEPTION = /^\S+:\d+:in [`'][^']*': .* \((?:[A-Z]\w*(?:::)?)+\)\s*$/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
 const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
-const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|created by |panic\(|${GO_FUNCTION})`);
+const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|-{3,} Native stack trace -{3,}$|created by |panic\(|${GO_FUNCTION})`);
 const INDENTED_GO_FUNCTION = new RegExp(String.raw`^\s+${GO_FUNCTION}`);
 
 /** An indented Go function's line, as the race detector prints its stacks (at column 0 it is a TraceMark). */
@@ -405,10 +406,11 @@ const LOCATION_HEADING = /^(?:File "[^"]+", line \d+, in \S+|At line \d+ of file
  * program's first frame is the one worth showing beside a panic or an exception. A frame
  * without a symbol (`#0 0x7f03.. in ???`, gfortran's backtrace into libgfortran) is none.
  * Go's standard library names its functions by package path (`net/http.(*conn).serve.func1()`,
- * `encoding/json.Unmarshal(...)`), with no `at ` before them as Java's frames have.
+ * `encoding/json.Unmarshal(...)`), with no `at ` before them as Java's frames have; node's
+ * native stack names its binary or the C library last (`[node]`, `[/lib/x86_64-linux-gnu/libc.so.6]`).
  */
 const RUNTIME_FRAME =
-  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|^\s*(?:net|sync|os|io|fmt|encoding|database|internal|reflect|strings|strconv|time|context|crypto|bufio|bytes|errors|log|math|sort|syscall|text|html|path|regexp|compress|archive|mime|unicode|hash|image|container|flag|expvar)(?:\/\w+)*\.\S*\(|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
+  /(?:^\s*(?:at |\d+: |#\d+ +0x[0-9a-f]+ in |(?:at|by) 0x[0-9A-F]+: )?(?:java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|scala\.|std::|core::|alloc::|__rustc::|rust_begin_unwind|__libc_|_start\b|runtime\.|panic\(|testing\.|<unknown>)|^\s*(?:net|sync|os|io|fmt|encoding|database|internal|reflect|strings|strconv|time|context|crypto|bufio|bytes|errors|log|math|sort|syscall|text|html|path|regexp|compress|archive|mime|unicode|hash|image|container|flag|expvar)(?:\/\w+)*\.\S*\(|node:|\(<anonymous>\)|\(native\)|node_modules[\\/]|\/rustc\/|\/usr\/(?:local\/)?(?:lib\/)?go(?:-[\d.]+)?\/src\/|\/lib\/python\d|site-packages|<frozen |libsanitizer|compiler-rt\/|__interceptor_| in \?\?\?|\(in \/|\(\/(?:usr\/)?lib|\[node\]\s*$|\[\/(?:usr\/)?lib|^\s*#\d+ +0x[0-9a-f]+ in \S+ \([^():]*\+0x[0-9a-f]+\))/;
 
 const RUNTIME_FRAMES = new RecentAnswers<boolean>(4096);
 
