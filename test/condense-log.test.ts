@@ -459,6 +459,7 @@ test('the system\'s and Go\'s error strings are errors where no level is declare
     ['request timeout set to 30s for upstream api', 'info'],
     ['(node:9316) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 config listeners added to [EventEmitter]', 'warning'],
     ["thread 'rule-parser' (7221) has overflowed its stack", 'critical'],
+    ["terminate called after throwing an instance of 'std::runtime_error'", 'critical'],
   ];
   await readsAs(t, service, lines);
   // anyhow's report: its chain under a bare `Caused by:` after a blank line stays with the error, shown.

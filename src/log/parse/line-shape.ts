@@ -171,7 +171,7 @@ export function locatedLevel(message: string): Severity | undefined {
 const OPENERS: [RegExp, Severity, number][] = [
   // TeX's and LaTeX's errors: `! Undefined control sequence.`, `! LaTeX Error: File `x.sty' not found.`
   [/^! (?:[A-Z]|==> )/, Severity.Error, Shape.Opener],
-  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?(?:panicked at|has overflowed its stack)|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
+  [/^(?:panic: |fatal error: |thread '[^']*' (?:\(\d+\) )?(?:panicked at|has overflowed its stack)|Segmentation fault|Bus error|Illegal instruction|Aborted|Killed\b|terminate called (?:after throwing an instance of |without an active exception)|ERROR: \w+Sanitizer: |WARNING: \w+Sanitizer: data race|WARNING: DATA RACE$)/, Severity.Critical, Shape.Opener],
   // Python's threading hook heads a thread's uncaught traceback with `Exception in thread poller:`
   // (the JVM quotes the name), its unraisable hook with `Exception ignored in: <function ...>`.
   [new RegExp(`^(?:Exception in thread (?:"|.{1,80}:$)|Exception ignored in: |Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
