@@ -196,8 +196,6 @@ export class RecordReader {
   /** The current line is a field's path that went on with the record's message (isField); the previous non-blank line was one, or announced them. */
   #beforeField = false;
   #beforeAnnouncedFields = false;
-  /** The current line announces fields (FIELDS_ANNOUNCED). */
-  #announcing = false;
 
   constructor(info: FormatInfo) {
     this.#info = info;
@@ -257,7 +255,6 @@ export class RecordReader {
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
     // Any line of the record may announce its fields: a header, an exception's line, the line under a header.
     const announced = indent === 0 ? this.#fieldsAnnounced() : 0;
-    this.#announcing = announced > 0;
     let cls: LineClass;
     if (this.isHeader) {
       this.indent = 0;
@@ -280,7 +277,7 @@ export class RecordReader {
         this.opener = info.messageOnNextLine === true ? this.#headerSeverity : this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
-      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent);
+      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
         // A chained cause that starts a record (another thread's, see #classify) is the error it names.
@@ -397,7 +394,8 @@ export class RecordReader {
     return !isRuntimeFrame(this.#body);
   }
 
-  #classify(shape: number, indent: number): LineClass {
+  /** `announcing`: the line announces a ValidationError's fields (FIELDS_ANNOUNCED). */
+  #classify(shape: number, indent: number, announcing: boolean): LineClass {
     // A chained cause in a routine record that holds no exception of its own is another
     // thread's: every runtime prints an exception's own line before its frames and causes.
     // Where a program's streams are interleaved (stdout and stderr into one file), an
@@ -453,7 +451,7 @@ export class RecordReader {
     }
     if (this.#beforeAnnounces || shape & Shape.Closer) return LineClass.Continue;
     // A ValidationError logged with its message on the next line (`log.error("rejected %s\n%s", src, e)`).
-    if (this.#announcing && this.#headerOnly && indent === 0) return LineClass.Continue;
+    if (announcing && this.#headerOnly && indent === 0) return LineClass.Continue;
     // Python prints an exception's message whole after its class, lines at column 0 too:
     // the annotations right after its line are its message (MESSAGE_ANNOTATION), logged or
     // uncaught. Any other plain line there may as well be the program's print() output,
