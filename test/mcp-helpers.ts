@@ -62,10 +62,10 @@ export interface StdioConnected extends Connected {
 }
 
 /** The built server as a child process (`wisp mcp ARGS`), driven by the SDK client over stdio, as an agent's host does. */
-export async function connectStdio(args: string[], clientOptions: ClientOptions = {}, env?: Record<string, string>): Promise<StdioConnected> {
+export async function connectStdio(args: string[], clientOptions: ClientOptions = {}, env?: Record<string, string>, nodeArgs: string[] = []): Promise<StdioConnected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [WISP_BIN, 'mcp', ...args],
+    args: [...nodeArgs, WISP_BIN, 'mcp', ...args],
     stderr: 'pipe',
     ...(env !== undefined ? { env } : {}),
   });

@@ -44,6 +44,12 @@ export interface CommandPolicy {
   passEnv: string[];
 }
 
+/** One call's signal, and the end of its deadline's timer: call `end()` when the call is answered. */
+export interface CallSignal {
+  readonly signal: AbortSignal;
+  end(): void;
+}
+
 /** What every tool handler shares: one per server. */
 export class ServerContext {
   readonly server: McpServer;
@@ -106,9 +112,29 @@ export class ServerContext {
     if (this.#pool !== undefined) await (await this.#pool).close();
   }
 
-  /** The client's cancellation, the server's own deadline and its shutdown, as one signal. */
-  callSignal(extra: ToolExtra): AbortSignal {
-    return AbortSignal.any([extra.signal, AbortSignal.timeout(this.limits.deadlineMs), this.#closing.signal]);
+  /**
+   * A call's signal: the client's cancellation, the server's own deadline and its shutdown, as
+   * one. The deadline is a timer of our own, not AbortSignal.timeout inside AbortSignal.any:
+   * node 20 holds such a timeout signal weakly, so a garbage collection during the call lost
+   * the deadline and a stuck command ran on to its own 30 s limit. `end()` stops the timer.
+   */
+  beginCall(extra: ToolExtra): CallSignal {
+    const controller = new AbortController();
+    const sources = [extra.signal, this.#closing.signal];
+    const onAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);
+    const timer = setTimeout(() => controller.abort(deadlineError(this.limits.deadlineMs)), this.limits.deadlineMs);
+    const end = (): void => {
+      clearTimeout(timer);
+      for (const source of sources) source.removeEventListener('abort', onAbort);
+    };
+    for (const source of sources) {
+      if (source.aborted) controller.abort(source.reason);
+      else source.addEventListener('abort', onAbort, { once: true });
+    }
+    // Whichever fires first ends the others' hold on the call.
+    controller.signal.addEventListener('abort', end, { once: true });
+    if (controller.signal.aborted) end();
+    return { signal: controller.signal, end };
   }
 
   /**
@@ -117,7 +143,7 @@ export class ServerContext {
    */
   bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(abortError(signal, this.limits.deadlineMs));
+      const onAbort = (): void => reject(abortError(signal));
       if (signal.aborted) {
         // The work sees the same signal and fails with it, after this call has answered: its
         // failure is expected, and left unheard it would end the server (a client that
@@ -132,13 +158,16 @@ export class ServerContext {
 }
 
 /** Why a call's signal fired, as the error the model reads. */
-export function abortError(signal: AbortSignal, deadlineMs: number): WispError {
-  const reason = signal.reason as { name?: string } | undefined;
+export function abortError(signal: AbortSignal): WispError {
+  const reason: unknown = signal.reason;
   if (reason instanceof WispError) return reason;
-  if (reason?.name === 'TimeoutError') {
-    return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, { hint: 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline' });
-  }
   return new WispError('WISP_CANCELLED', 'the call was cancelled by the client');
+}
+
+function deadlineError(deadlineMs: number): WispError {
+  return new WispError('WISP_DEADLINE', `the call was stopped at the server's deadline of ${Math.round(deadlineMs / 1000)} s`, {
+    hint: 'ask for less (a narrower source, a plainer pattern), or start the server with a longer --deadline',
+  });
 }
 
 /** A tool error as the model sees it: what went wrong, its code, and what to do. */

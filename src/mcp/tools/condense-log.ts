@@ -69,7 +69,8 @@ export function registerCondenseLog(ctx: ServerContext): void {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
-      const signal = ctx.callSignal(extra);
+      const call = ctx.beginCall(extra);
+      const signal = call.signal;
       const audit: AuditEntry = { tool: 'condense_log', source: args.last !== undefined ? `journal (last ${args.last})` : sourceLabel(args), outcome: 'error' };
       try {
         if ((args.process !== undefined || args.subsystem !== undefined) && args.last === undefined) {
@@ -105,6 +106,7 @@ export function registerCondenseLog(ctx: ServerContext): void {
         audit.error = (err as Error).message;
         return toolError(err);
       } finally {
+        call.end();
         ctx.audit.record(audit);
       }
     },

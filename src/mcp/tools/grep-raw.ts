@@ -47,7 +47,8 @@ export function registerGrepRaw(ctx: ServerContext): void {
     },
     async (args, extra) => {
       const audit: AuditEntry = { tool: 'grep_raw', source: args.handle, outcome: 'error' };
-      const signal = ctx.callSignal(extra);
+      const call = ctx.beginCall(extra);
+      const signal = call.signal;
       try {
         const payload = ctx.store.get(args.handle);
         const [line, column] = (args.cursor ?? '1:1').split(':').map(Number) as [number, number];
@@ -103,6 +104,7 @@ export function registerGrepRaw(ctx: ServerContext): void {
         audit.error = (err as Error).message;
         return toolError(err);
       } finally {
+        call.end();
         ctx.audit.record(audit);
       }
     },

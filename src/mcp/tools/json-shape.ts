@@ -41,7 +41,8 @@ export function registerJsonShape(ctx: ServerContext): void {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {
-      const signal = ctx.callSignal(extra);
+      const call = ctx.beginCall(extra);
+      const signal = call.signal;
       const audit: AuditEntry = { tool: 'json_shape', source: sourceLabel(args), outcome: 'error' };
       try {
         exactlyOne(args, ['path', 'text']);
@@ -55,6 +56,7 @@ export function registerJsonShape(ctx: ServerContext): void {
         audit.error = (err as Error).message;
         return toolError(err);
       } finally {
+        call.end();
         ctx.audit.record(audit);
       }
     },

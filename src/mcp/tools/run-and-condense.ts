@@ -53,7 +53,8 @@ export function registerRunAndCondense(ctx: ServerContext): RegisteredTool {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: ctx.commands.allowNetwork },
     },
     async (args, extra) => {
-      const signal = ctx.callSignal(extra);
+      const call = ctx.beginCall(extra);
+      const signal = call.signal;
       // The model wrote the argv, but results show nothing unredacted, whoever wrote it.
       const label = `command: ${redact(showArgv(args.command))}`;
       const audit: AuditEntry = { tool: 'run_and_condense', outcome: 'error', command: { argv: args.command, outcome: 'refused' } };
@@ -72,6 +73,7 @@ export function registerRunAndCondense(ctx: ServerContext): RegisteredTool {
         audit.error = (err as Error).message;
         return toolError(err);
       } finally {
+        call.end();
         ctx.audit.record(audit);
       }
     },

@@ -34,8 +34,9 @@ export function registerSystemInfo(ctx: ServerContext): void {
     async (args, extra) => {
       const source = `${args.topic}${args.port !== undefined ? ` port ${args.port}` : ''}${args.process ? ` process ${args.process}` : ''}${args.path ? ` ${args.path}` : ''}`;
       const audit: AuditEntry = { tool: 'system_info', source, outcome: 'error' };
+      const call = ctx.beginCall(extra);
+      const signal = call.signal;
       try {
-        const signal = ctx.callSignal(extra);
         // A folder to measure is a path like any other: it must lie inside the roots.
         const path = args.path === undefined ? undefined : await ctx.roots.check(args.path);
         const request = {
@@ -53,6 +54,7 @@ export function registerSystemInfo(ctx: ServerContext): void {
         audit.error = (err as Error).message;
         return toolError(err);
       } finally {
+        call.end();
         ctx.audit.record(audit);
       }
     },
