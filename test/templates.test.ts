@@ -112,3 +112,82 @@ test('a redaction marker survives templating as it is: its kind is a word, not a
   const group = r.groups.find((g) => g.template.includes('login from'))!;
   t.true(group.template.includes('login from [REDACTED:ipv4] refused for user <NUM>'), group.template);
 });
+
+/**
+ * A cascade as a service logs it: routine lines, one root failure (`root`, `rootTimes` records),
+ * then `kinds` jobs each failing six times, interleaved, beginning `gapMinutes` after it.
+ */
+function cascadeLog(o: { root: string; rootTimes?: number; kinds?: number; gapMinutes?: number; linesBetween?: number; errorsBefore?: boolean }): string {
+  const lines: string[] = [];
+  let second = 0;
+  const at = (extraMinutes = 0): string => new Date(Date.UTC(2026, 0, 5, 9, extraMinutes, 0) + second++ * 1000).toISOString();
+  // Another part of the system failing before, and all along: a one-off error, and one that recurs more than any.
+  if (o.errorsBefore) lines.push(`${at()} ERROR [disk] smart check of sda1 failed: reallocated sectors`);
+  const heartbeat = (i: number): void => {
+    if (o.errorsBefore) lines.push(`${at()} ERROR [net] heartbeat to peer ${i % 3} lost`);
+  };
+  for (let i = 0; i < 30; i++) {
+    lines.push(`${at()} INFO [boot] module m${i} started in ${i * 7} ms`);
+    heartbeat(i);
+  }
+  for (let i = 0; i < (o.rootTimes ?? 1); i++) lines.push(`${at()} ERROR [db.pool] ${o.root}`, `${at()} INFO [boot] retrying later`);
+  for (let i = 0; i < (o.linesBetween ?? 0); i++) lines.push(`${at()} INFO [http] served /status in ${i % 9} ms`);
+  const jobs = ['cart sync', 'order export', 'stock poll', 'index refresh', 'mail digest', 'price feed', 'audit roll'].slice(0, o.kinds ?? 6);
+  for (let run = 1; run <= 6; run++) {
+    jobs.forEach((job, k) => {
+      lines.push(`${at(o.gapMinutes)} ERROR [jobs.${job.split(' ')[0]}] ${job} run ${run} failed: ${['no connection', 'pool empty', 'cannot borrow', 'timed out waiting', 'gave up', 'aborted', 'skipped'][k]}`);
+    });
+    heartbeat(run);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('the one-off error a cascade begins with is shown first when its recurring consequences rank above it', async (t) => {
+  const text = cascadeLog({ root: 'pool store: initialization failed: connection refused' });
+  const r = await condense(text);
+  const root = r.groups[0]!;
+  t.true(root.template.includes('initialization failed'), root.template);
+  t.true(root.rank > 5, 'ranking alone puts it past the first ranks');
+  t.deepEqual(root.first, { errorsAfter: 6, lead: '2.0 s', shared: ['connection', 'pool'] });
+  t.deepEqual(r.groups.slice(1).map((g) => g.rank), Array.from({ length: r.groups.length }, (_, i) => i + 1).filter((rank) => rank !== root.rank), 'then the others by rank');
+  const shown = renderLogText(r, 10_000);
+  t.regex(shown, /ranked by severity, then count, the one-off error before the recurring ones first\n/);
+  t.regex(shown, /\nthe one-off error before the recurring ones: 6 recurring error groups ranked above it begin after it, the first 2\.0 s after; it shares 'connection', 'pool' with them:\n\n#\d+ ERROR x1 /);
+  t.regex(shown, /\nthen the groups by rank:\n\n#1 ERROR x6 /);
+  t.true(shown.indexOf('initialization failed') < 2048);
+  const file = writeTemp(tempDir('cascade'), 'service.log', text);
+  const [one, two] = await Promise.all([runCli(['log', file]), runCli(['log', file, '--workers', '2', '--chunk-bytes', '700'])]);
+  t.is(one.stdout, two.stdout, 'the same bytes for any chunking');
+  t.true(one.stdout.indexOf('initialization failed') < one.stdout.indexOf('#1 ERROR'));
+});
+
+test('the one-off error is not moved when it recurs, ranks among the first, or comes long before', async (t) => {
+  const root = 'pool store: initialization failed: connection refused';
+  for (const [why, log] of [
+    ['it recurs', cascadeLog({ root, rootTimes: 4 })],
+    ['it ranks among the first five already', cascadeLog({ root, kinds: 4 })],
+    ['the errors after it begin 20 minutes later', cascadeLog({ root, gapMinutes: 20 })],
+  ] as const) {
+    const r = await condense(log);
+    t.falsy(r.groups.find((g) => g.first !== undefined), why);
+    t.false(renderLogText(r, 10_000).includes('the one-off error'), why);
+  }
+});
+
+test('a one-off error some lines before the recurring ones is moved only when it shares a distinctive word with them', async (t) => {
+  const apart = await condense(cascadeLog({ root: 'replica lag check failed', linesBetween: 40 }));
+  t.true(apart.groups.some((g) => g.template.includes('replica lag')), 'shown by rank');
+  t.falsy(apart.groups.find((g) => g.first !== undefined), 'nearness alone is weak evidence');
+  const sharing = await condense(cascadeLog({ root: 'initialization failed: connection refused, the pool is empty', linesBetween: 40 }));
+  t.true(sharing.groups[0]!.template.includes('initialization failed'), sharing.groups[0]!.template);
+  t.deepEqual(sharing.groups[0]!.first?.shared, ['connection', 'empty', 'pool']);
+});
+
+test('errors before the cascade, one-off or recurring all along, do not stand in the way of the one it begins with', async (t) => {
+  const r = await condense(cascadeLog({ root: 'pool store: initialization failed: connection refused', errorsBefore: true }));
+  t.true(r.groups[1]!.template.includes('heartbeat'), 'the error recurring all along ranks first');
+  const root = r.groups[0]!;
+  t.true(root.template.includes('initialization failed'), root.template);
+  t.is(root.first?.errorsAfter, 6, 'the recurring errors that begin after it');
+  t.true(r.groups.some((g) => g.template.includes('smart check') && g.first === undefined), 'the earlier one-off stays in its rank');
+});

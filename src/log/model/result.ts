@@ -36,6 +36,8 @@ export interface ShownGroup {
   rare?: RareReason;
   /** An error group shown first because it begins after every first-ranked group has ended: what the run ended with. */
   late?: LateReason;
+  /** A one-off error shown before the ranked groups: recurring errors ranked above it begin shortly after it (a cascade's cause). */
+  first?: FirstReason;
   /** What its placeholders held, where they held few values: `status=<NUM>` 503 x40, 502 x7. */
   values?: ShownValues[];
 }
@@ -60,6 +62,15 @@ export interface RareReason {
   /** How long before the burst's first record: `3.2 s`, or `120 lines` where the log has no times. */
   lead: string;
   /** Words it shares with the burst's example (`'orders-ro'`), the strongest evidence. */
+  shared: string[];
+}
+
+export interface FirstReason {
+  /** How many recurring error groups rank above it and begin after it. */
+  errorsAfter: number;
+  /** How long before the first of the recurring ones began: `3.2 s`, or `12 lines`. */
+  lead: string;
+  /** Distinctive words it shares with them (`'HikariPool-1'`). */
   shared: string[];
 }
 

@@ -4,6 +4,7 @@ import { SEVERITIES, severityName, type SeverityName } from '../model/severity.j
 import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
 import { endingLines, tailLeftOut } from './ending.js';
+import { findFirstError } from './first-error.js';
 import { findLateErrors } from './late-errors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
@@ -35,13 +36,15 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAl
   const read: LogRead = tail === undefined ? readAll : { ...readAll, tail, ...(leftOut !== undefined ? { tailLeftOut: leftOut } : {}) };
   const late = findLateErrors(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
+  // Then the error a cascade began with, when its recurring consequences rank above it.
+  const first = findFirstError(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, new Set(lateAfter.keys()));
   const ranked = all.slice(0, top);
   // The rare line before a burst, which ranking leaves out, is shown right after the burst.
-  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateAfter.has(g)), all);
+  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateAfter.has(g) && g !== first?.group), all);
   const rareOf = new Map(rare.map((r) => [r.group, r.reason]));
-  const shown: GroupStat[] = [...lateAfter.keys()];
+  const shown: GroupStat[] = [...lateAfter.keys(), ...(first !== undefined ? [first.group] : [])];
   ranked.forEach((g, i) => {
-    if (!lateAfter.has(g)) shown.push(g);
+    if (!lateAfter.has(g) && g !== first?.group) shown.push(g);
     for (const r of rare) if (r.reason.beforeRank === i + 1) shown.push(r.group);
   });
   const rankOf = new Map(all.map((g, i) => [g, i]));
@@ -90,6 +93,7 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAl
         ...(precursor !== undefined ? { precursor } : {}),
         ...(reason !== undefined ? { rare: reason } : {}),
         ...(lateAfter.has(g) ? { late: { after: lateAfter.get(g)! } } : {}),
+        ...(g === first?.group ? { first: first.reason } : {}),
       };
     }),
     omitted: {

@@ -67,8 +67,27 @@ export function findRareLines(shown: GroupStat[], rest: GroupStat[], all: GroupS
     .map(({ group, reason }) => ({ group, reason }));
 }
 
-/** How far before the burst, and a rank for nearness (0 nearest), or undefined when too far. */
-function leadOf(c: GroupStat, burst: GroupStat): { text: string; distance: number } | undefined {
+/**
+ * For `all` groups: a function giving the distinctive words of one group's message that the
+ * message of one of `others` holds too, each once, sorted. Words are read once per group.
+ */
+export function sharedWordsAmong(all: readonly GroupStat[]): (c: GroupStat, others: readonly GroupStat[]) => string[] {
+  const share = wordShare(all);
+  const words = new Map<GroupStat, Set<string>>();
+  const of = (g: GroupStat): Set<string> => {
+    let w = words.get(g);
+    if (w === undefined) words.set(g, (w = wordsOf(messageOf(g))));
+    return w;
+  };
+  return (c, others) => {
+    const shared = new Set<string>();
+    for (const g of others) for (const w of sharedWords(of(c), of(g), share)) shared.add(w);
+    return [...shared].sort();
+  };
+}
+
+/** How far before the burst, and a rank for nearness (0 nearest), or undefined when too far (`maxLines` apart where either has no time). */
+export function leadOf(c: GroupStat, burst: GroupStat, maxLines = WINDOW_LINES): { text: string; distance: number } | undefined {
   const before = parseTime(c.lastTime);
   const after = parseTime(burst.firstTime);
   if (before !== undefined && after !== undefined && after >= before) {
@@ -77,7 +96,7 @@ function leadOf(c: GroupStat, burst: GroupStat): { text: string; distance: numbe
     return { text: ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`, distance: burst.firstLine - c.lastLine };
   }
   const lines = burst.firstLine - c.lastLine;
-  if (lines > WINDOW_LINES) return undefined;
+  if (lines > maxLines) return undefined;
   return { text: `${lines} ${lines === 1 ? 'line' : 'lines'}`, distance: lines };
 }
 
@@ -105,7 +124,7 @@ const wordsOf = (text: string): Set<string> =>
   );
 
 /** For each word of the templates, how many groups' templates hold it. */
-function wordShare(all: GroupStat[]): { count: Map<string, number>; most: number } {
+function wordShare(all: readonly GroupStat[]): { count: Map<string, number>; most: number } {
   const count = new Map<string, number>();
   for (const g of all) for (const w of wordsOf(g.template)) count.set(w, (count.get(w) ?? 0) + 1);
   // Distinctive: in the two groups at hand and few others.

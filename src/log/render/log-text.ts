@@ -99,9 +99,14 @@ export function renderLogText(r: LogResult, budget: number): string {
   // The header says how many groups are printed: as many as fit, the header's own length included.
   const blocks = r.groups.map((g, i) => {
     const before = r.groups[i - 1];
-    // The errors the input ends with are said once, before them; the ranked groups after them.
+    // The errors the input ends with, and the one-off error before the recurring ones, are said once, before them; the ranked groups after them.
     if (g.late !== undefined && before?.late === undefined) return `\nthe errors the input ends with, begun after line ${n(g.late.after)} where the groups ranked first end:\n${renderGroup(g)}`;
-    if (g.late === undefined && before?.late !== undefined) return `\nthen the groups by rank:\n${renderGroup(g)}`;
+    if (g.first !== undefined) {
+      const above = g.first.errorsAfter === 1 ? 'the recurring error group ranked above it begins' : `${n(g.first.errorsAfter)} recurring error groups ranked above it begin`;
+      const shared = g.first.shared.length > 0 ? `; it shares ${g.first.shared.slice(0, 3).map((w) => `'${cell(w, 30)}'`).join(', ')} with them` : '';
+      return `\nthe one-off error before the recurring ones: ${above} after it, the first ${g.first.lead} after${shared}:\n${renderGroup(g)}`;
+    }
+    if (before !== undefined && (before.late !== undefined || before.first !== undefined) && g.late === undefined) return `\nthen the groups by rank:\n${renderGroup(g)}`;
     return renderGroup(g);
   });
   const compose = (k: number): string => {
@@ -120,12 +125,14 @@ export function renderLogText(r: LogResult, budget: number): string {
 /** What the header says is shown: the groups printed, ranked ones apart from those shown for a reason. */
 function foundLine(r: LogResult, printed: readonly ShownGroup[], cutAt?: number): string {
   const late = printed.filter((g) => g.late !== undefined).length;
+  const first = printed.filter((g) => g.first !== undefined).length;
   const rare = printed.filter((g) => g.rare !== undefined).length;
   const extras: string[] = [];
   if (late > 0) extras.push(`the ${late === 1 ? 'error group' : `${late} error groups`} the input ends with first`);
+  if (first > 0) extras.push(`the one-off error before the recurring ones ${late > 0 ? 'next' : 'first'}`);
   if (rare > 0) extras.push(`${rare} rare ${rare === 1 ? 'group' : 'groups'} for the bursts ${rare === 1 ? 'it precedes' : 'they precede'}`);
   const ranked = printed.length - late - rare;
-  const also = extras.length === 0 ? '' : extras.length === 1 ? `, ${late > 0 ? '' : 'and '}${extras[0]}` : `, ${extras.join(', and ')}`;
+  const also = extras.length === 0 ? '' : extras.length === 1 ? `, ${late > 0 || first > 0 ? '' : 'and '}${extras[0]}` : `, ${extras.slice(0, -1).join(', ')}, and ${extras[extras.length - 1]}`;
   const cut = cutAt === undefined ? '' : ` (of ${n(r.groups.length)} chosen: the rest do not fit ${n(cutAt)} bytes)`;
   return `found ${plural(r.totals.groups, 'group')} in ${plural(r.totals.records, 'record')}; showing ${n(ranked + late)}${cut}, ranked by severity, then count${also}`;
 }
