@@ -63,6 +63,25 @@ test('an exception that ends a trace printed into another thread\'s routine reco
   t.is(find(java, 'IllegalStateException')?.severity, 'info');
 });
 
+test('a JVM throwable whose class names no Exception or Error (`com.shop.db.Pool$Exhausted: ...`) stays with the line that logged it', async (t) => {
+  const head = (n: number, level: string, message: string): string => `2026-12-06 12:18:08.${n}00 ${level} 4711 --- [exec-${n}] o.a.c.c.C.[dispatcherServlet] : ${message}`;
+  const lines: string[] = [];
+  for (let n = 1; n <= 3; n++) {
+    lines.push(head(n, 'ERROR', 'Servlet.service() threw exception with root cause'), `com.shop.db.Pool$Exhausted: no connection within ${n}000ms`, '\tat com.shop.db.Pool.take(Pool.java:41)', head(n, 'INFO', `GET /orders/${n} 500`));
+  }
+  const r = await condense(`${lines.join('\n')}\n`);
+  t.deepEqual(r.groups.filter((g) => g.template.startsWith('com.shop')), [], 'no record of its own');
+  const logged = find(r, 'Servlet.service()')!;
+  t.is(logged.count, 3);
+  t.is(logged.lines, 9);
+  t.true(logged.exampleMore.some((l) => l.startsWith('com.shop.db.Pool$Exhausted: no connection')), logged.exampleMore.join('\n'));
+  // Prose after a timestamped line is not taken for one: a capitalised word, or a single package level.
+  const prose = await condense(`${head(1, 'ERROR', 'payment failed')}\nSee: the runbook\n${head(2, 'ERROR', 'payment failed')}\nmain.Config: reloaded\n`);
+  t.is(find(prose, 'payment failed')!.lines, 2, 'two records of one line each');
+  t.truthy(find(prose, 'See: the runbook'));
+  t.truthy(find(prose, 'main.Config: reloaded'));
+});
+
 test('a chained cause in a routine record that holds no exception of its own is another thread\'s: an error record of its own; where the record holds its exception, or under a warning, it stays', async (t) => {
   const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
   // The JVM's stderr between other threads' stdout lines: frames, then the causes, under a DEBUG line.

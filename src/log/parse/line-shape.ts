@@ -89,9 +89,11 @@ const GROUP_TRACEBACK = /^ {2}\+ Exception Group Traceback \(most recent call la
  * The last name part ends in one of the words that name an exception in the languages
  * that print these lines (Java, Kotlin, Python, JavaScript, C#), or in `Traceback` after a
  * name (the worker's traceback Python's multiprocessing and concurrent.futures re-raise:
- * `multiprocessing.pool.RemoteTraceback:`).
+ * `multiprocessing.pool.RemoteTraceback:`). Or any class in a package two deep or more,
+ * then its message (`com.shop.db.Pool$Exhausted: ...`): a JVM prints its throwables so
+ * whatever they are called, and prose does not begin with a package's lower-case path.
  */
-const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()/;
+const EXCEPTION = /^(?:(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()|(?:[a-z_][\w]*\.){2,12}[A-Z][\w$]*: )/;
 /** Ruby's exception line, the place first: `exporter.rb:9:in 'fetch': key not found: "CHF" (KeyError)`. */
 const RUBY_EXCEPTION = /^\S+:\d+:in [`'][^']*': .* \((?:[A-Z]\w*(?:::)?)+\)\s*$/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
