@@ -82,6 +82,48 @@ test('a JVM throwable whose class names no Exception or Error (`com.shop.db.Pool
   t.truthy(find(prose, 'main.Config: reloaded'));
 });
 
+test('a header whose message is not there takes the lines below as its message: Spring Boot\'s failure analysis is one error record, for any chunking', async (t) => {
+  // As Spring Boot 3 prints it (LoggingFailureAnalysisReporter logs a message that begins with a newline).
+  const at = (ms: number, level: string, logger: string, message: string): string => `2026-12-06T12:16:31.${String(ms).padStart(3, '0')}Z ${level.padStart(5)} 812 --- [           main] ${logger} : ${message}`;
+  const banner = ['', '***************************', 'APPLICATION FAILED TO START', '***************************', '', 'Description:', '', 'Web server failed to start. Port 42325 was already in use.', '', 'Action:', '', "Identify and stop the process that's listening on port 42325 or configure this application to listen on another port.", ''];
+  const lines = [
+    ...Array.from({ length: 30 }, (_, i) => at(i, 'INFO', 'o.s.c.s.PostProcessorRegistrationDelegate', `Bean 'config${i}' of type [com.acme.Config${i}] is not eligible`)),
+    at(500, 'ERROR', 'o.s.b.d.LoggingFailureAnalysisReporter', ''),
+    ...banner,
+    ...Array.from({ length: 30 }, (_, i) => at(600 + i, 'INFO', 'o.s.b.a.l.ConditionEvaluationReportLoggingListener', `condition ${i} evaluated: did not match`)),
+  ];
+  const text = `${lines.join('\n')}\n`;
+  const r = await condense(text);
+  const failure = r.groups[0]!;
+  t.is(failure.severity, 'error');
+  t.is(failure.count, 1);
+  t.is(failure.firstLine, 31);
+  t.is(failure.lines, 1 + banner.length);
+  t.true(failure.exampleMore.includes('Web server failed to start. Port 42325 was already in use.'), failure.exampleMore.join('\n'));
+  t.is(find(r, 'APPLICATION FAILED TO START'), undefined, 'no record of its own');
+  t.is(r.groups.length, 3);
+  const reference = JSON.stringify(r);
+  for (const chunkBytes of [1, 97, 200, 333, 700, 4096]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), reference, `chunks of ${chunkBytes} bytes`);
+});
+
+test('what a header with no message takes below it: up to the next header, 40 lines at most, and never another program\'s opener', async (t) => {
+  const at = (n: number, level: string, message: string): string => `2026-12-06 10:00:${String(n).padStart(2, '0')},000 ${level} [report] - ${message}`;
+  // logback's `%d %level [%logger] - %msg`, the message on the lines below.
+  const below = await condense(`${at(1, 'WARN', '')}\nslow queries in the last hour:\n  orders_by_day 4.2 s\nAll done.\n${at(2, 'INFO', 'next')}\n`);
+  t.is(find(below, 'WARN')!.lines, 4);
+  t.is(find(below, 'All done.'), undefined);
+  // A Go panic printed under it is the panic's record.
+  const panic = await condense(`${at(1, 'INFO', '')}\nstats:\npanic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/main.go:9 +0x1d\n`);
+  t.is(find(panic, 'INFO')!.lines, 2);
+  t.is(find(panic, 'panic: runtime error')?.severity, 'critical');
+  // Past 40 lines below it, a plain line is a record again.
+  const long = await condense(`${at(1, 'INFO', '')}\n${Array.from({ length: 45 }, (_, i) => `row ${i}`).join('\n')}\n`);
+  t.is(find(long, 'INFO')!.lines, 41);
+  // A message that ends in a colon is there: the lines below are records as before.
+  const said = await condense(`${at(1, 'INFO', 'rows:')}\nAll done.\nfinished\n`);
+  t.truthy(find(said, 'finished'));
+});
+
 test('a chained cause in a routine record that holds no exception of its own is another thread\'s: an error record of its own; where the record holds its exception, or under a warning, it stays', async (t) => {
   const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
   // The JVM's stderr between other threads' stdout lines: frames, then the causes, under a DEBUG line.

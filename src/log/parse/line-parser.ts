@@ -50,6 +50,8 @@ export class LineParser {
    * and for other lines): a group's example shows it, the raw line may be cut before it.
    */
   jsonError = '';
+  /** The header's message is empty: its writer put the message on the lines below (Spring's failure analysis). */
+  messageBelow = false;
   /** The record that carries jsonError: its stack is looked for only when a group shows it (jsonStack). */
   #errorRecord: Record<string, unknown> | undefined;
   readonly scanner = new TemplateScanner();
@@ -77,6 +79,7 @@ export class LineParser {
   header(buf: Buffer, s: number, e: number, prefix: string): boolean {
     this.jsonError = '';
     this.#errorRecord = undefined;
+    this.messageBelow = false;
     switch (this.#info.format) {
       case 'logshow':
       case 'logshow-compact':
@@ -193,6 +196,7 @@ export class LineParser {
     const h = this.#header;
     if (!h.read(pb, ps, pe, contentStart, fieldsEnd)) return false;
     const msg = h.message;
+    this.messageBelow = messageIsBelow(buf, s + msg, e);
     this.time = epochToIso(prefix.slice(h.timeStart, h.timeEnd));
     const level = h.level;
     this.declared = level !== undefined;
@@ -204,6 +208,19 @@ export class LineParser {
     this.templateAt = fieldsEnd > contentStart ? -1 : msg;
     return true;
   }
+}
+
+/**
+ * Whether the message in bytes [from, e) is not there: blanks only, or the source fields
+ * alone, ended by a spaced separator (Spring's `... LoggingFailureAnalysisReporter : `,
+ * logback's `... Reporter - `). Its writer put the message on the lines below.
+ */
+function messageIsBelow(buf: Buffer, from: number, e: number): boolean {
+  let end = e;
+  while (end > from && (buf[end - 1] === 0x20 || buf[end - 1] === 0x09 || buf[end - 1] === 0x0d)) end--;
+  if (end === from) return true;
+  const last = buf[end - 1];
+  return (last === 0x3a /* : */ || last === 0x2d /* - */ || last === 0x7c /* | */) && end - 2 >= from && (buf[end - 2] === 0x20 || buf[end - 2] === 0x09);
 }
 
 const bomLength = (buf: Buffer, s: number): number => (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0);

@@ -41,6 +41,8 @@ export const LineClass = {
 export type LineClass = (typeof LineClass)[keyof typeof LineClass];
 
 const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
+const NEWLINE = 10;
+const CR = 13;
 
 /** Leading blanks of a line's uncoloured prefix, as indentOf counts them; -1 when the line is blank. */
 function indentOfText(prefix: string, lineBytes: number): number {
@@ -75,6 +77,14 @@ const PYTHON_EXCEPTION = /^(?:(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?::.*)?|[A-Z]\w*:(?: .
  * before it (stderr unbuffered, stdout in blocks): records, not thousands of error lines.
  */
 const MESSAGE_LINES = 100;
+/**
+ * How many non-blank lines a header whose message is not there (its writer put the message
+ * on the lines below: Spring's failure analysis, `***` and `APPLICATION FAILED TO START`
+ * then `Description:` and `Action:`) takes as its message, up to the next header. Within
+ * them only an opener starts a record (another program's panic). Bounded, so that a chunk's
+ * cut needs to look back this far at most (underMessageBelow).
+ */
+const MESSAGE_BELOW_LINES = 40;
 /**
  * An annotation that an exception's message carries at column 0 on a line of its own: a
  * label and a colon in brackets (SQLAlchemy's `[SQL: ...]`, `[parameters: ...]`), a line
@@ -189,6 +199,8 @@ export class RecordReader {
   #sinceException = -1;
   /** The open record began with the input's header (a logged error): the next header ends it. */
   #headerHead = false;
+  /** Lines the open record's header may still take as its message, its own being empty (MESSAGE_BELOW_LINES). */
+  #belowLeft = 0;
   /** Fields' paths the open record's message has announced and not yet listed (FIELDS_ANNOUNCED). */
   #fieldsLeft = 0;
   /** The open record has listed one (its error is indented under it). */
@@ -213,6 +225,7 @@ export class RecordReader {
     this.#pythonTrace = false;
     this.#sinceException = -1;
     this.#headerHead = false;
+    this.#belowLeft = 0;
     this.#fieldsLeft = 0;
     this.#fields = false;
     this.#beforeField = false;
@@ -258,6 +271,8 @@ export class RecordReader {
     let cls: LineClass;
     if (this.isHeader) {
       this.indent = 0;
+      // Any header ends what a header before it took as its message (messageBelowLeft reads it so).
+      this.#belowLeft = this.#messageBelow() ? MESSAGE_BELOW_LINES : 0;
       this.saysMoreOfError = this.#open && this.#errorHead !== '' && !this.parser.declared && continuesLoggedError(this.#body, this.#errorHead);
       cls = this.saysMoreOfError ? LineClass.Continue : LineClass.Start;
     } else {
@@ -277,7 +292,9 @@ export class RecordReader {
         this.opener = info.messageOnNextLine === true ? this.#headerSeverity : this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
-      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
+      const below = this.#open && this.#belowLeft > 0 && (shape & Shape.Opener) === 0;
+      if (this.#belowLeft > 0) this.#belowLeft--;
+      cls = !this.#open ? LineClass.Start : this.isLevelLine || below ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
         // A chained cause that starts a record (another thread's, see #classify) is the error it names.
@@ -303,6 +320,7 @@ export class RecordReader {
       this.#pythonTrace = (this.shape.shape & Shape.Traceback) !== 0;
       this.#sinceException = -1;
       this.#headerHead = this.isHeader;
+      if (!this.isHeader) this.#belowLeft = 0;
       this.#fieldsLeft = 0;
       this.#fields = false;
       this.#trace = !this.isHeader && ((this.shape.shape & (Shape.Traceback | Shape.Exception)) !== 0 || this.opener === Severity.Critical);
@@ -332,9 +350,21 @@ export class RecordReader {
   /**
    * Whether the line at bytes [s, e) must start a record, whatever record came before it:
    * a place where the input can be cut into chunks read apart. `before` is the previous
-   * non-blank line, if any (its end decides whether it announces more).
+   * non-blank line, if any (its end decides whether it announces more); `belowLeft`, how
+   * many lines a header's empty message may still take there (messageBelowLeft), asked
+   * only of a plain line that would start one.
    */
-  isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
+  isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined, belowLeft?: () => number): boolean {
+    this.#startStands = false;
+    const starts = this.#startsRecord(buf, s, e, before);
+    // Asked last, and only where it matters: it reads the lines before this one.
+    return starts && (this.#startStands || belowLeft === undefined || belowLeft() === 0);
+  }
+
+  /** The line isRecordStart took for a start is a header or an opener: it starts one within a header's message below too. */
+  #startStands = false;
+
+  #startsRecord(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
     let beforeAnnounces = false;
     let beforeIndent = 0;
     let beforeText = '';
@@ -349,13 +379,18 @@ export class RecordReader {
     const indent = this.#indent();
     if (indent < 0) return false;
     // A line under the same header as the one before, labelled where the level was, may say more of an error logged there.
-    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) return this.parser.declared || labelAt(this.#body, beforeText, sharedHeaderLength(this.#body, beforeText)) === undefined;
+    if (this.parser.header(line.buf, line.s, line.e, this.#prefix)) {
+      this.#startStands = true;
+      return this.parser.declared || labelAt(this.#body, beforeText, sharedHeaderLength(this.#body, beforeText)) === undefined;
+    }
     if (this.#info.strict || continuesPrefixed(this.#body, beforeText)) return false;
     // A report that the step before it failed is read with the line before it (reportsFailedStep),
     // and a diff line may continue a diff before it (isDiffLine).
     if (reportsFailedStep(this.#body) || (indent === 0 && isDiffLine(this.#body))) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
+    // Within what a header with an empty message takes as its message, only an opener starts one (read()).
+    this.#startStands = (shape & Shape.Opener) !== 0;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
     const plainStart = indent === 0 && !beforeAnnounces && beforeIndent <= 0;
@@ -373,6 +408,36 @@ export class RecordReader {
     // declares its level, which started one that holds no exception.
     if (!this.#info.timestamped) return false;
     return this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix) && this.parser.declared;
+  }
+
+  /** The header just parsed leaves its message to the lines below (MESSAGE_BELOW_LINES). */
+  #messageBelow(): boolean {
+    return this.parser.messageBelow && !this.#info.levelOnNextLine && !this.#info.messageOnNextLine;
+  }
+
+  /**
+   * How many lines a header's empty message may still take after bytes [s, e) of buf
+   * (whole lines), `before` being that number at s: as read() counts them, read back from
+   * e over MESSAGE_BELOW_LINES non-blank lines at most. It may count more than read()
+   * does (an opener among them ends the message there), never fewer: a chunk is cut
+   * where fewer cuts are allowed, never more.
+   */
+  messageBelowLeft(buf: Buffer, s: number, e: number, before: number): number {
+    let seen = 0;
+    let end = e;
+    if (end > s && buf[end - 1] === NEWLINE) end--;
+    while (end >= s && seen < MESSAGE_BELOW_LINES) {
+      const from = end === s ? s : Math.max(s, buf.lastIndexOf(NEWLINE, end - 1) + 1);
+      const to = end > from && buf[end - 1] === CR ? end - 1 : end;
+      this.#take(buf, from, to);
+      if (this.#indent() >= 0) {
+        if (this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix)) return this.#messageBelow() ? MESSAGE_BELOW_LINES - seen : 0;
+        seen++;
+      }
+      if (from === s) break;
+      end = from - 1;
+    }
+    return seen >= MESSAGE_BELOW_LINES ? 0 : Math.max(0, before - seen);
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */

@@ -41,6 +41,14 @@ export async function* recordChunks(
    */
   let carryIsWhole = false;
   let wholeBefore: ReadLine | undefined;
+  /**
+   * How many lines a header's empty message may still take (RecordReader.messageBelowLeft):
+   * at the start of the chunk in hand, at the end of what has been read, and at the start of
+   * the carry that is one whole chunk.
+   */
+  let chunkBelow = 0;
+  let readBelow = 0;
+  let wholeBelow = 0;
   const flush = (extra?: Buffer): Buffer => {
     const parts = extra === undefined ? carry : [...carry, extra];
     const out = parts.length === 1 ? parts[0]! : joined(parts, carryBytes + (extra?.length ?? 0), slots);
@@ -52,7 +60,9 @@ export async function* recordChunks(
     info ??= item.info;
     reader ??= new RecordReader(info);
     const chunk = item.chunk;
-    if (carryBytes > 0 && startsRecord(reader, chunk, carryLast)) {
+    chunkBelow = readBelow;
+    readBelow = reader.messageBelowLeft(chunk, 0, chunk.length, chunkBelow);
+    if (carryBytes > 0 && startsRecord(reader, chunk, carryLast, chunkBelow)) {
       // Most chunks start a record at their first line: what waits is whole records, and
       // goes as it is (a chunk that owns its buffer moves to a thread without a copy).
       yield { info, chunk: flush() };
@@ -60,6 +70,7 @@ export async function* recordChunks(
       carryBytes = chunk.length;
       carryIsWhole = true;
       wholeBefore = carryLast;
+      wholeBelow = chunkBelow;
       carryLast = lastNonBlank(chunk) ?? carryLast;
       continue;
     }
@@ -67,7 +78,7 @@ export async function* recordChunks(
       // The chunk waiting whole ends in a record this one continues: its records up to
       // that record's start go now, and the carry is one record again.
       const whole = carry[0]!;
-      const at = lastRecordStart(reader, whole, wholeBefore, true);
+      const at = lastRecordStart(reader, whole, wholeBefore, true, wholeBelow);
       if (at > 0) {
         // The rest is copied: the part that goes may be a slot, used again once its result is taken.
         carry = [Buffer.from(whole.subarray(at))];
@@ -76,7 +87,7 @@ export async function* recordChunks(
       }
     }
     carryIsWhole = false;
-    const cut = lastRecordStart(reader, chunk, carryLast, carryBytes > 0);
+    const cut = lastRecordStart(reader, chunk, carryLast, carryBytes > 0, chunkBelow);
     if (cut >= 0) {
       // Something comes before the cut (lastRecordStart sees to it): the records up to it go.
       // The rest is copied where the part that goes shares its buffer (a slot, used again once its result is taken).
@@ -129,17 +140,18 @@ function joined(parts: Buffer[], bytes: number, slots: Slots | undefined): Buffe
 
 /**
  * The offset of the last line of `chunk` that must start a record, scanning back from
- * its end; -1 when none does. The chunk's first line counts only when something comes
+ * its end; -1 when none does. `below`: what a header's empty message may still take at
+ * the chunk's start (RecordReader.messageBelowLeft). The chunk's first line counts only when something comes
  * before it (`hasBefore`): an input's first line is no place to cut.
  */
-function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLine | undefined, hasBefore: boolean): number {
+function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLine | undefined, hasBefore: boolean, below: number): number {
   let end = chunk.length;
   if (end > 0 && chunk[end - 1] === NEWLINE) end--;
   while (end >= 0) {
     const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
     const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
     if (s === 0 && !hasBefore) return -1;
-    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast)) return s;
+    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast, () => reader.messageBelowLeft(chunk, 0, s, below))) return s;
     if (s === 0) return -1;
     end = s - 1;
   }
@@ -147,11 +159,11 @@ function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLin
 }
 
 /** Whether the chunk's first line is not blank and must start a record after `before` (the line before the chunk). */
-function startsRecord(reader: RecordReader, chunk: Buffer, before: ReadLine | undefined): boolean {
+function startsRecord(reader: RecordReader, chunk: Buffer, before: ReadLine | undefined, below: number): boolean {
   let end = chunk.indexOf(NEWLINE);
   if (end < 0) end = chunk.length;
   const e = end > 0 && chunk[end - 1] === CR ? end - 1 : end;
-  return !isBlank(chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before);
+  return !isBlank(chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before, () => below);
 }
 
 function isBlank(b: Buffer, s: number, e: number): boolean {
