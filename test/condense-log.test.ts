@@ -446,7 +446,7 @@ test('a located complaint opens an error record, a warning when it says so, wors
   await readsAs(t, service, lines);
 });
 
-test('the system\'s and Go\'s error strings are errors where no level is declared; a setting that names a timeout is not; a warning\'s class names it', async (t) => {
+test('the system\'s and Go\'s error strings are errors where no level is declared; a setting that names a timeout is not; a warning\'s class names it; the shell\'s resource-limit signals are critical', async (t) => {
   const service = recurringService(60);
   const lines: [string, SeverityName][] = [
     ['2026/12/06 11:33:10.036323 listen tcp 127.0.0.1:18089: bind: address already in use', 'error'],
@@ -460,6 +460,10 @@ test('the system\'s and Go\'s error strings are errors where no level is declare
     ['(node:9316) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 config listeners added to [EventEmitter]', 'warning'],
     ["thread 'rule-parser' (7221) has overflowed its stack", 'critical'],
     ["terminate called after throwing an instance of 'std::runtime_error'", 'critical'],
+    // bash names the signal that ended a job, its command glued on where the name is long.
+    ['./backup.sh: line 9: 26139 File size limit exceededsqlite3 $DB ".dump $t" > "$OUT/$t.sql"', 'critical'],
+    ['./crunch.sh: line 4:  7120 CPU time limit exceeded (core dumped) ./crunch', 'critical'],
+    ['gzip: stdin: unexpected end of file', 'error'],
   ];
   await readsAs(t, service, lines);
   // anyhow's report: its chain under a bare `Caused by:` after a blank line stays with the error, shown.
