@@ -124,6 +124,18 @@ test('what a header with no message takes below it: up to the next header, 40 li
   t.truthy(find(said, 'finished'));
 });
 
+test('Tcl\'s errorInfo under a service\'s timestamped lines is one record: each command quoted at column 0 after `while executing` or `invoked from within`', async (t) => {
+  const rows = Array.from({ length: 20 }, (_, i) => `2026-12-06 12:15:52 INFO etl: row ${i} converted: 10.5`);
+  const info = ['can\'t read "rates(GBP)": no such element in array', '    while executing', '"return $rates($cur) "', '    (procedure "rate" line 1)', '    invoked from within', '"parse_row "221,99.0,GBP""', '    (file "etl.tcl" line 6)'];
+  const text = `${[...rows, ...info, '2026-12-06 12:15:53 INFO scheduler: etl exited with 0'].join('\n')}\n`;
+  const r = await condense(text);
+  const error = find(r, 'no such element in array')!;
+  t.is(error.severity, 'error');
+  t.is(error.lines, info.length);
+  t.is(r.groups.filter((g) => g.template.startsWith('"')).length, 0, 'no command a record of its own');
+  for (const chunkBytes of [1, 97, 700]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), JSON.stringify(r), `chunks of ${chunkBytes} bytes`);
+});
+
 test('a chained cause in a routine record that holds no exception of its own is another thread\'s: an error record of its own; where the record holds its exception, or under a warning, it stays', async (t) => {
   const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
   // The JVM's stderr between other threads' stdout lines: frames, then the causes, under a DEBUG line.
@@ -477,6 +489,15 @@ test('a program\'s Python traceback carries at most a hundred indented lines und
   for (const options of [{ workers: 2, chunkBytes: 1 }, { workers: 1, chunkBytes: 4096 }]) {
     t.is(JSON.stringify(await condense(text, options)), JSON.stringify(r), JSON.stringify(options));
   }
+});
+
+test('a library\'s source line under its frame is no detail of the error (pytest\'s pluggy: `raise exception`), so the diff under the assertion is shown', async (t) => {
+  const r = await condense(real('pytest-native-diff.log'));
+  const assertion = r.groups.find((g) => g.template.startsWith('Traceback') && g.template.includes('AssertionError'))!;
+  t.false(assertion.exampleMore.some((l) => /^\s+(?:raise exception|teardown\.throw\(exception\))$/.test(l)), assertion.exampleMore.join('\n'));
+  t.true(assertion.exampleMore.some((l) => /^\s*[-+] +'worker_7_threads'/.test(l)), assertion.exampleMore.join('\n'));
+  // The program's own frames' source lines are still read: the frame shown is the test's.
+  t.true(assertion.exampleMore.some((l) => l.includes('test_')), assertion.exampleMore.join('\n'));
 });
 
 test('Python\'s exception group traceback, indented at its lines\' bar, is one record: under the ERROR line that logged it, or its own after a plain line', async (t) => {

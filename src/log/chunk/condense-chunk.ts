@@ -122,6 +122,8 @@ class OpenRecord {
   frameDetail: KeptLine | undefined;
   #frameIndent = 0;
   #frameOpen = false;
+  /** The last line was a frame of the runtime or a library, at this indentation (-1: it was not): the line indented under it is its source. */
+  #runtimeFrameIndent = -1;
   #earlierFrame: KeptLine | undefined;
   #earlierDetail: KeptLine | undefined;
   /**
@@ -197,6 +199,7 @@ class OpenRecord {
     this.#announcing = undefined;
     this.#assertionReport = undefined;
     this.#pointed = false;
+    this.#runtimeFrameIndent = -1;
     this.#valueNext = false;
     this.before = undefined;
   }
@@ -220,6 +223,8 @@ class OpenRecord {
     if (blank) return;
     const line = reader.line;
     const shape = reader.shape.shape;
+    const underRuntimeFrame = this.#runtimeFrameIndent >= 0 && reader.indent > this.#runtimeFrameIndent;
+    this.#runtimeFrameIndent = -1;
     if (this.#frameOpen) {
       this.#frameOpen = false;
       if (reader.indent > this.#frameIndent) this.frameDetail = this.#keep(line);
@@ -276,6 +281,9 @@ class OpenRecord {
     if (shape & Shape.NativeFrame && Severity.Error < this.raised) this.raised = Severity.Error;
     const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */ && line.buf[line.s] !== 45 /* ----- Native stack trace */);
     if (!isFrame) {
+      // A library's source line under its frame (pytest's `    raise exception` in pluggy)
+      // says nothing of this error, whatever its words.
+      if (underRuntimeFrame) return;
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
       // The place the diagnostic is about is shown: the first the record names.
       if (!this.#pointed && POINTS_AT.test(text)) {
@@ -310,7 +318,10 @@ class OpenRecord {
       } else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }
-    if (!reader.isOwnFrame()) return;
+    if (!reader.isOwnFrame()) {
+      this.#runtimeFrameIndent = reader.indent;
+      return;
+    }
     if (startsAfterBlanks(line, 24, '...')) return;
     const python = startsAfterBlanks(line, 16, 'File "');
     // Python prints the innermost frame last: keep the last own one; elsewhere the first after the cause.

@@ -391,11 +391,16 @@ export function announces(buf: Buffer, s: number, e: number): boolean {
   // A location alone at column 0, the failure it locates on the lines after: doctest's
   // `File "units.py", line 21, in units`, gfortran's `At line 30 of file heat.f90`.
   if (((buf[s] === 70 /* F */ && buf[s + 5] === 34) /* " */ || (buf[s] === 65 /* A */ && buf[s + 1] === 116 /* t */ && buf[s + 2] === 32)) && LOCATION_HEADING.test(latin1(buf, s, Math.min(i + 1, s + 512)))) return true;
+  // Tcl's errorInfo names each command on the line after `    while executing` or
+  // `    invoked from within`, at column 0 and quoted (`"parse_row "221,99.0,GBP""`).
+  if ((c === 103 /* g */ || c === 110 /* n */) && buf[s] === 32 && i - s < 40 && TCL_CONTEXT.test(latin1(buf, s, i + 1))) return true;
   // Node's uncaught error heads its source excerpt with the file and line alone (`/srv/app.js:4`).
   if (c !== undefined && c >= 48 && c <= 57 && (buf[s] === 47 /* / */ || buf[s] === 102 /* f */) && i - s < 512 && SOURCE_LOCATION.test(latin1(buf, s, i + 1))) return true;
   return c === 58 || c === 123 || c === 91 || c === 40 || c === 44 || c === 92;
 }
 
+/** Tcl's errorInfo line that announces the command it was running (`    while executing`). */
+const TCL_CONTEXT = /^\s+(?:while (?:executing|compiling|evaluating)|invoked from within)$/;
 /** A position whose message is the one word `Failure`. */
 const BARE_FAILURE = /\.\w+:\d+: Failure$/;
 /** A script's file and line standing alone at column 0, as node prints them over an uncaught error's source line. */
