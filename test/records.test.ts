@@ -106,7 +106,7 @@ test('a header whose message is not there takes the lines below as its message: 
   for (const chunkBytes of [1, 97, 200, 333, 700, 4096]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), reference, `chunks of ${chunkBytes} bytes`);
 });
 
-test('what a header with no message takes below it: up to the next header, 40 lines at most, and never another program\'s opener', async (t) => {
+test('what a header with no message takes below it: plain lines up to the next header, 40 at most; never another program\'s opener or traceback', async (t) => {
   const at = (n: number, level: string, message: string): string => `2026-12-06 10:00:${String(n).padStart(2, '0')},000 ${level} [report] - ${message}`;
   // logback's `%d %level [%logger] - %msg`, the message on the lines below.
   const below = await condense(`${at(1, 'WARN', '')}\nslow queries in the last hour:\n  orders_by_day 4.2 s\nAll done.\n${at(2, 'INFO', 'next')}\n`);
@@ -116,6 +116,14 @@ test('what a header with no message takes below it: up to the next header, 40 li
   const panic = await condense(`${at(1, 'INFO', '')}\nstats:\npanic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/main.go:9 +0x1d\n`);
   t.is(find(panic, 'INFO')!.lines, 2);
   t.is(find(panic, 'panic: runtime error')?.severity, 'critical');
+  // So is a traceback printed after an empty INFO line (a separator the program logs).
+  const traceback = await condense(`${at(1, 'INFO', '')}\nTraceback (most recent call last):\n  File "/srv/job.py", line 3, in <module>\n    main()\nKeyError: 'broker_url'\n${at(2, 'INFO', 'next')}\n`);
+  t.is(find(traceback, 'INFO')!.lines, 1);
+  t.is(find(traceback, 'Traceback')?.severity, 'error');
+  // And a plain line whose words say worse than the header's level.
+  const worse = await condense(`${at(1, 'INFO', '')}\nbatch 7 of 9\ncould not connect to the broker\n${at(2, 'INFO', 'next')}\n`);
+  t.is(find(worse, 'INFO')!.lines, 2);
+  t.is(find(worse, 'could not connect')?.severity, 'error');
   // Past 40 lines below it, a plain line is a record again.
   const long = await condense(`${at(1, 'INFO', '')}\n${Array.from({ length: 45 }, (_, i) => `row ${i}`).join('\n')}\n`);
   t.is(find(long, 'INFO')!.lines, 41);

@@ -25,7 +25,7 @@ import type { FormatInfo } from '../model/format.js';
 import { announces, checkerPrefixLength, indentOf, isDiffLine, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { latin1 } from './latin1.js';
 import { isLogShowFrame, LineParser, namePrefixLength, PREFIX_BYTES } from './line-parser.js';
-import { fromLevelWord, Severity } from '../model/severity.js';
+import { fromLevelWord, fromWords, Severity } from '../model/severity.js';
 import { redact } from '../../redact/index.js';
 import { mayNeedRedaction } from '../../redact/screen.js';
 
@@ -80,9 +80,11 @@ const MESSAGE_LINES = 100;
 /**
  * How many non-blank lines a header whose message is not there (its writer put the message
  * on the lines below: Spring's failure analysis, `***` and `APPLICATION FAILED TO START`
- * then `Description:` and `Action:`) takes as its message, up to the next header. Within
- * them only an opener starts a record (another program's panic). Bounded, so that a chunk's
- * cut needs to look back this far at most (underMessageBelow).
+ * then `Description:` and `Action:`) takes as its message, up to the next header. Only
+ * plain lines: a line of any shape (a traceback, another program's `panic:`, a level word)
+ * follows its own rules, as after any header (`logger.info("")` before an uncaught
+ * traceback must not hide it). Bounded, so that a chunk's cut needs to look back this far
+ * at most (messageBelowLeft).
  */
 const MESSAGE_BELOW_LINES = 40;
 /**
@@ -201,6 +203,8 @@ export class RecordReader {
   #headerHead = false;
   /** Lines the open record's header may still take as its message, its own being empty (MESSAGE_BELOW_LINES). */
   #belowLeft = 0;
+  /** The current line is one of those (#classify: a plain line there goes on with the header). */
+  #takesBelow = false;
   /** Fields' paths the open record's message has announced and not yet listed (FIELDS_ANNOUNCED). */
   #fieldsLeft = 0;
   /** The open record has listed one (its error is indented under it). */
@@ -292,9 +296,9 @@ export class RecordReader {
         this.opener = info.messageOnNextLine === true ? this.#headerSeverity : this.shape.severity;
         this.parser.plain(line.buf, line.s, line.e, prefix, this.opener);
       }
-      const below = this.#open && this.#belowLeft > 0 && (shape & Shape.Opener) === 0;
+      this.#takesBelow = this.#belowLeft > 0;
       if (this.#belowLeft > 0) this.#belowLeft--;
-      cls = !this.#open ? LineClass.Start : this.isLevelLine || below ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
+      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
         // A chained cause that starts a record (another thread's, see #classify) is the error it names.
@@ -361,7 +365,7 @@ export class RecordReader {
     return starts && (this.#startStands || belowLeft === undefined || belowLeft() === 0);
   }
 
-  /** The line isRecordStart took for a start is a header or an opener: it starts one within a header's message below too. */
+  /** The line isRecordStart took for a start is a header or has a shape: it starts one within a header's message below too. */
   #startStands = false;
 
   #startsRecord(buf: Buffer, s: number, e: number, before: ReadLine | undefined): boolean {
@@ -389,8 +393,8 @@ export class RecordReader {
     if (reportsFailedStep(this.#body) || (indent === 0 && isDiffLine(this.#body))) return false;
     const shape = shapeOf(this.#body, indent, this.shape).shape;
     if (shape & DEPENDS_ON_RECORD || followsRequiredFromHere(shape, beforeText)) return false;
-    // Within what a header with an empty message takes as its message, only an opener starts one (read()).
-    this.#startStands = (shape & Shape.Opener) !== 0;
+    // Within what a header with an empty message takes as its message, only a plain line goes on with it (#classify).
+    this.#startStands = shape !== 0;
     // A level line goes with the header line before it (FormatInfo.levelOnNextLine).
     if (shape & (Shape.Opener | Shape.LevelWord)) return indent === 0 && !(this.#info.levelOnNextLine && shape & Shape.LevelWord);
     const plainStart = indent === 0 && !beforeAnnounces && beforeIndent <= 0;
@@ -526,6 +530,10 @@ export class RecordReader {
       this.continuesException = true;
       return LineClass.Continue;
     }
+    // A plain line under a header whose message is not there is that message (MESSAGE_BELOW_LINES);
+    // a line of any shape (a traceback, an opener, a level word) follows the rules above.
+    // Unless its words say worse than the header's level (`could not connect` under an empty INFO line).
+    if (shape === 0 && this.#takesBelow && fromWords(this.#body) >= this.#headerSeverity) return LineClass.Continue;
     return LineClass.Start;
   }
 
