@@ -144,6 +144,21 @@ test('Tcl\'s errorInfo under a service\'s timestamped lines is one record: each 
   for (const chunkBytes of [1, 97, 700]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), JSON.stringify(r), `chunks of ${chunkBytes} bytes`);
 });
 
+test('node\'s unhandled \'error\' event after a blank `info:` line is one error record, from `node:events:N` to its last frame', async (t) => {
+  const text = real('node-unhandled-error-event.log');
+  const r = await condense(text);
+  const lines = text.split('\n');
+  const crash = r.groups.find((g) => g.template.includes('ECONNREFUSED'))!;
+  t.is(crash.severity, 'error');
+  t.is(crash.firstLine, lines.indexOf('node:events:502') + 1);
+  // Its last line is the error's closing brace, or the blank line after it; node's version line is not its.
+  t.true(crash.lastLine >= lines.indexOf('}') + 1 && crash.lastLine <= lines.findIndex((l) => l.startsWith('Node.js v')), String(crash.lastLine));
+  t.true(crash.exampleMore.some((l) => l.startsWith('Error: connect ECONNREFUSED 127.0.0.1:')), crash.exampleMore.join('\n'));
+  t.is(r.groups.filter((g) => g.severity === 'info' && g.template.includes('ECONNREFUSED')).length, 0, 'not under the blank info line');
+  t.falsy(r.groups.find((g) => g.template.startsWith('Emitted')), 'where it was emitted is part of it');
+  t.is(r.groups[0], crash);
+});
+
 test('a chained cause in a routine record that holds no exception of its own is another thread\'s: an error record of its own; where the record holds its exception, or under a warning, it stays', async (t) => {
   const line = (n: number, level: string, message: string): string => `2026-12-06T02:24:52.0${n}Z ${level} [consumer-${n}] ${message}`;
   // The JVM's stderr between other threads' stdout lines: frames, then the causes, under a DEBUG line.

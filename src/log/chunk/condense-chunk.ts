@@ -279,7 +279,7 @@ class OpenRecord {
     if (shape & Shape.Report) return;
     // Native frames under a line that declared no level: a memory checker's report or a crash's.
     if (shape & Shape.NativeFrame && Severity.Error < this.raised) this.raised = Severity.Error;
-    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */ && line.buf[line.s] !== 45 /* ----- Native stack trace */);
+    const isFrame = (shape & Shape.Frame) !== 0 || (shape & Shape.TraceMark && line.buf[line.s] !== 103 /* goroutine */ && line.buf[line.s] !== 115 /* stack */ && line.buf[line.s] !== 45 /* ----- Native stack trace */ && line.buf[line.s] !== 69 /* Emitted 'error' event */);
     if (!isFrame) {
       // A library's source line under its frame (pytest's `    raise exception` in pluggy)
       // says nothing of this error, whatever its words.

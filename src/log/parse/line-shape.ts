@@ -98,7 +98,7 @@ const EXCEPTION = /^(?:(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Except
 const RUBY_EXCEPTION = /^\S+:\d+:in [`'][^']*': .* \((?:[A-Z]\w*(?:::)?)+\)\s*$/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
 const GO_FUNCTION = String.raw`(?:[\w.\-/]+\/)?[\w\-]+\.(?:\(\*?[\w\-]+\)\.)?[\w\-.]+\(.*\)$`;
-const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|-{3,} Native stack trace -{3,}$|created by |panic\(|${GO_FUNCTION})`);
+const TRACE_MARK = new RegExp(String.raw`^(?:goroutine \d+ \[[^\]]*\]:|\[signal |stack backtrace:|Stack trace:\s*$|-{3,} Native stack trace -{3,}$|Emitted 'error' event (?:on .+ )?at:$|created by |panic\(|${GO_FUNCTION})`);
 const INDENTED_GO_FUNCTION = new RegExp(String.raw`^\s+${GO_FUNCTION}`);
 
 /** An indented Go function's line, as the race detector prints its stacks (at column 0 it is a TraceMark). */
@@ -177,6 +177,10 @@ const OPENERS: [RegExp, Severity, number][] = [
   // Python's threading hook heads a thread's uncaught traceback with `Exception in thread poller:`
   // (the JVM quotes the name), its unraisable hook with `Exception ignored in: <function ...>`.
   [new RegExp(`^(?:Exception in thread (?:"|.{1,80}:$)|Exception ignored in: |Uncaught |Unhandled exception|not ok \\d|FAILED\\b|FAIL\\b|--- FAIL: |(?:${utf8('✕|✘|×|✗|●')}) |\\d+ failing\\b|# fail [1-9]|\\d+\\) (?:Failure|Error):)`), Severity.Error, Shape.Opener],
+  // Node heads an uncaught error with the place it was thrown, alone at column 0: its own
+  // module's (`node:events:502` over `throw er; // Unhandled 'error' event`) or the script's
+  // (`/srv/app.js:4` over the source line). It prints one only as the process dies.
+  [/^(?:node:[\w/]+|(?:file:\/\/)?\/[^\s:]*\.[cm]?[jt]sx?):\d+$/, Severity.Error, Shape.Opener],
   [/^\[?(?:FATAL|Fatal|fatal|CRITICAL|Critical|critical|EMERG(?:ENCY)?|ALERT|PANIC)\b(?:\]|:| )/, Severity.Critical, Shape.LevelWord],
   [/^\[?(?:ERROR|Error|ERR|error|SEVERE)(?:\[[\w-]+\])?(?:\]|:| |$)/, Severity.Error, Shape.LevelWord],
   [/^\[?(?:WARN(?:ING)?|Warn(?:ing)?|warn(?:ing)?)(?:\[[\w-]+\])?(?:\]|:| )/, Severity.Warning, Shape.LevelWord],
