@@ -423,8 +423,8 @@ export class RecordReader {
    * How many lines a header's empty message may still take after bytes [s, e) of buf
    * (whole lines), `before` being that number at s: as read() counts them, read back from
    * e over MESSAGE_BELOW_LINES non-blank lines at most. It may count more than read()
-   * does (an opener among them ends the message there), never fewer: a chunk is cut
-   * where fewer cuts are allowed, never more.
+   * does (a line with a shape that starts a record among them ends the message there),
+   * never fewer: a chunk is then cut in fewer places, never where read() would not cut.
    */
   messageBelowLeft(buf: Buffer, s: number, e: number, before: number): number {
     let seen = 0;
