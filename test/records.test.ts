@@ -80,6 +80,10 @@ test('a JVM throwable whose class names no Exception or Error (`com.shop.db.Pool
   t.is(find(prose, 'payment failed')!.lines, 2, 'two records of one line each');
   t.truthy(find(prose, 'See: the runbook'));
   t.truthy(find(prose, 'main.Config: reloaded'));
+  // Opening a record of its own, such a line has its words' level: its name says nothing of trouble.
+  const printed = await condense('starting\ncom.example.store.Boot: module config started\ncom.example.store.Pool: connection refused by 10.0.0.7\n');
+  t.is(find(printed, 'module config started')?.severity, 'info');
+  t.is(find(printed, 'connection refused')?.severity, 'error');
 });
 
 test('a header whose message is not there takes the lines below as its message: Spring Boot\'s failure analysis is one error record, for any chunking', async (t) => {

@@ -89,11 +89,14 @@ const GROUP_TRACEBACK = /^ {2}\+ Exception Group Traceback \(most recent call la
  * The last name part ends in one of the words that name an exception in the languages
  * that print these lines (Java, Kotlin, Python, JavaScript, C#), or in `Traceback` after a
  * name (the worker's traceback Python's multiprocessing and concurrent.futures re-raise:
- * `multiprocessing.pool.RemoteTraceback:`). Or any class in a package two deep or more,
- * then its message (`com.shop.db.Pool$Exhausted: ...`): a JVM prints its throwables so
- * whatever they are called, and prose does not begin with a package's lower-case path.
+ * `multiprocessing.pool.RemoteTraceback:`). A JVM prints its throwables so whatever they
+ * are called (`com.shop.db.Pool$Exhausted: ...`, JVM_THROWABLE): such a line is one too,
+ * but its name says nothing of trouble, so a record it opens has its words' level (a
+ * program may print `com.shop.Boot: started` so), and under an error's line it is that error's.
  */
-const EXCEPTION = /^(?:(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()|(?:[a-z_][\w]*\.){2,12}[A-Z][\w$]*: )/;
+const EXCEPTION = /^(?:[A-Za-z_$][\w$]*\.){0,12}(?:(?:[A-Z][\w$]*?)?(?:Exception|Error|Throwable|Failure|Fault|Exit|Interrupt|Iteration)|_?[A-Z][\w$]*Traceback)(?:$|:| \[|\s*\()/;
+/** Any class in a package two deep or more, then its message: a throwable's line whatever its name (see EXCEPTION). */
+const JVM_THROWABLE = /^(?:[a-z_]\w*\.){2,12}[A-Z][\w$]*: /;
 /** Ruby's exception line, the place first: `exporter.rb:9:in 'fetch': key not found: "CHF" (KeyError)`. */
 const RUBY_EXCEPTION = /^\S+:\d+:in [`'][^']*': .* \((?:[A-Z]\w*(?:::)?)+\)\s*$/;
 /** A Go function's frame line, `main.(*Cache).Record()`, `net/http.(*conn).serve(0xc0001)`: its file's line follows it. */
@@ -311,7 +314,12 @@ function shapeFromForms(text: string, indent: number, out: LineShape): LineShape
   }
   if (indent === 2 && GROUP_TRACEBACK.test(text)) shape |= Shape.Traceback;
   if (REPORT_CAUSE.test(text)) shape |= Shape.Report | Shape.ReportCause;
+  let named = true;
   if (shape === 0 && (EXCEPTION.test(body) || RUBY_EXCEPTION.test(body))) shape |= Shape.Exception;
+  else if (shape === 0 && JVM_THROWABLE.test(body)) {
+    shape |= Shape.Exception;
+    named = false;
+  }
   if (DIAGNOSTIC.test(body)) shape |= Shape.Diagnostic;
   if ((shape & ~Shape.Diagnostic) === 0) {
     for (const [re, severity, bit] of OPENERS) {
@@ -333,7 +341,7 @@ function shapeFromForms(text: string, indent: number, out: LineShape): LineShape
       else if (indent === 0 && !isTraceLocation(body)) out.severity = Math.min(Severity.Warning, fromWords(body)) as Severity;
     }
   } else if (shape & (Shape.Traceback | Shape.Exception)) {
-    out.severity = Severity.Error;
+    out.severity = named ? Severity.Error : fromWords(body);
   }
   out.shape = shape;
   return out;
