@@ -41,8 +41,6 @@ export const LineClass = {
 export type LineClass = (typeof LineClass)[keyof typeof LineClass];
 
 const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
-const NEWLINE = 10;
-const CR = 13;
 
 /** Leading blanks of a line's uncoloured prefix, as indentOf counts them; -1 when the line is blank. */
 function indentOfText(prefix: string, lineBytes: number): number {
@@ -84,9 +82,12 @@ const MESSAGE_LINES = 100;
  * plain lines: a line of any shape (a traceback, another program's `panic:`, a level word)
  * follows its own rules, as after any header (`logger.info("")` before an uncaught
  * traceback must not hide it). Bounded, so that a chunk's cut needs to look back this far
- * at most (messageBelowLeft).
+ * at most (record-chunks.ts, messageBelowLeft).
  */
-const MESSAGE_BELOW_LINES = 40;
+export const MESSAGE_BELOW_LINES = 40;
+/** How a line counts for a header's empty message (RecordReader.belowKindOf). */
+export const BelowKind = { Blank: 0, Line: 1, Header: 2, HeaderBelow: 3 } as const;
+export type BelowKind = (typeof BelowKind)[keyof typeof BelowKind];
 /**
  * An annotation that an exception's message carries at column 0 on a line of its own: a
  * label and a colon in brackets (SQLAlchemy's `[SQL: ...]`, `[parameters: ...]`), a line
@@ -275,7 +276,7 @@ export class RecordReader {
     let cls: LineClass;
     if (this.isHeader) {
       this.indent = 0;
-      // Any header ends what a header before it took as its message (messageBelowLeft reads it so).
+      // Any header ends what a header before it took as its message (belowKindOf says so).
       this.#belowLeft = this.#messageBelow() ? MESSAGE_BELOW_LINES : 0;
       this.saysMoreOfError = this.#open && this.#errorHead !== '' && !this.parser.declared && continuesLoggedError(this.#body, this.#errorHead);
       cls = this.saysMoreOfError ? LineClass.Continue : LineClass.Start;
@@ -355,7 +356,7 @@ export class RecordReader {
    * Whether the line at bytes [s, e) must start a record, whatever record came before it:
    * a place where the input can be cut into chunks read apart. `before` is the previous
    * non-blank line, if any (its end decides whether it announces more); `belowLeft`, how
-   * many lines a header's empty message may still take there (messageBelowLeft), asked
+   * many lines a header's empty message may still take there (record-chunks.ts), asked
    * only of a plain line that would start one.
    */
   isRecordStart(buf: Buffer, s: number, e: number, before: ReadLine | undefined, belowLeft?: () => number): boolean {
@@ -420,28 +421,15 @@ export class RecordReader {
   }
 
   /**
-   * How many lines a header's empty message may still take after bytes [s, e) of buf
-   * (whole lines), `before` being that number at s: as read() counts them, read back from
-   * e over MESSAGE_BELOW_LINES non-blank lines at most. It may count more than read()
-   * does (a line with a shape that starts a record among them ends the message there),
-   * never fewer: a chunk is then cut in fewer places, never where read() would not cut.
+   * How one line, bytes [s, e) of buf, counts for a header's empty message as read() counts
+   * it (MESSAGE_BELOW_LINES): not at all where read() finds it blank, as one of the lines it
+   * may take, or as a header, which ends it and may leave its own message below.
    */
-  messageBelowLeft(buf: Buffer, s: number, e: number, before: number): number {
-    let seen = 0;
-    let end = e;
-    if (end > s && buf[end - 1] === NEWLINE) end--;
-    while (end >= s && seen < MESSAGE_BELOW_LINES) {
-      const from = end === s ? s : Math.max(s, buf.lastIndexOf(NEWLINE, end - 1) + 1);
-      const to = end > from && buf[end - 1] === CR ? end - 1 : end;
-      this.#take(buf, from, to);
-      if (this.#indent() >= 0) {
-        if (this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix)) return this.#messageBelow() ? MESSAGE_BELOW_LINES - seen : 0;
-        seen++;
-      }
-      if (from === s) break;
-      end = from - 1;
-    }
-    return seen >= MESSAGE_BELOW_LINES ? 0 : Math.max(0, before - seen);
+  belowKindOf(buf: Buffer, s: number, e: number): BelowKind {
+    this.#take(buf, s, e);
+    if (this.#indent() < 0) return BelowKind.Blank;
+    if (!this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix)) return BelowKind.Line;
+    return this.#messageBelow() ? BelowKind.HeaderBelow : BelowKind.Header;
   }
 
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */

@@ -38,7 +38,7 @@ export interface FirstError {
  * lines; a group within them is on screen already. `moved`: groups already shown ahead of
  * the ranks (the errors the input ends with).
  */
-export function findFirstError(ranked: readonly GroupStat[], tailFrom: number, moved: ReadonlySet<GroupStat>): FirstError | undefined {
+export function findFirstError(ranked: readonly GroupStat[], tailFrom: number, moved: { has(group: GroupStat): boolean }): FirstError | undefined {
   const recurring: { group: GroupStat; rank: number }[] = [];
   ranked.forEach((g, rank) => {
     if (g.severity <= Severity.Error && g.records >= MIN_CASCADE_RECORDS) recurring.push({ group: g, rank });

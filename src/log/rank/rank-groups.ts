@@ -37,7 +37,7 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAl
   const late = findLateErrors(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, log.lines, top);
   const lateAfter = new Map(late.map((l) => [l.group, l.after]));
   // Then the error a cascade began with, when its recurring consequences rank above it.
-  const first = findFirstError(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, new Set(lateAfter.keys()));
+  const first = findFirstError(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, lateAfter);
   const ranked = all.slice(0, top);
   // The rare line before a burst, which ranking leaves out, is shown right after the burst.
   const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateAfter.has(g) && g !== first?.group), all);

@@ -1,6 +1,6 @@
 import type { Slots } from '../../split/slots.js';
 import type { FormatInfo } from '../model/format.js';
-import { RecordReader, type ReadLine } from '../parse/records.js';
+import { BelowKind, MESSAGE_BELOW_LINES, RecordReader, type ReadLine } from '../parse/records.js';
 
 const NEWLINE = 10;
 const CR = 13;
@@ -42,7 +42,7 @@ export async function* recordChunks(
   let carryIsWhole = false;
   let wholeBefore: ReadLine | undefined;
   /**
-   * How many lines a header's empty message may still take (RecordReader.messageBelowLeft):
+   * How many lines a header's empty message may still take (messageBelowLeft):
    * at the start of the chunk in hand, at the end of what has been read, and at the start of
    * the carry that is one whole chunk.
    */
@@ -61,7 +61,7 @@ export async function* recordChunks(
     reader ??= new RecordReader(info);
     const chunk = item.chunk;
     chunkBelow = readBelow;
-    readBelow = reader.messageBelowLeft(chunk, 0, chunk.length, chunkBelow);
+    readBelow = messageBelowLeft(reader, chunk, afterLastLine(chunk), chunkBelow);
     if (carryBytes > 0 && startsRecord(reader, chunk, carryLast, chunkBelow)) {
       // Most chunks start a record at their first line: what waits is whole records, and
       // goes as it is (a chunk that owns its buffer moves to a thread without a copy).
@@ -141,7 +141,7 @@ function joined(parts: Buffer[], bytes: number, slots: Slots | undefined): Buffe
 /**
  * The offset of the last line of `chunk` that must start a record, scanning back from
  * its end; -1 when none does. `below`: what a header's empty message may still take at
- * the chunk's start (RecordReader.messageBelowLeft). The chunk's first line counts only when something comes
+ * the chunk's start (messageBelowLeft). The chunk's first line counts only when something comes
  * before it (`hasBefore`): an input's first line is no place to cut.
  */
 function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLine | undefined, hasBefore: boolean, below: number): number {
@@ -151,7 +151,7 @@ function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLin
     const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
     const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
     if (s === 0 && !hasBefore) return -1;
-    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast, () => reader.messageBelowLeft(chunk, 0, s, below))) return s;
+    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast, () => messageBelowLeft(reader, chunk, s, below))) return s;
     if (s === 0) return -1;
     end = s - 1;
   }
@@ -184,7 +184,29 @@ function nonBlankBefore(chunk: Buffer, at: number): ReadLine | undefined {
   return undefined;
 }
 
+/** Where a line after the chunk's last would begin: nonBlankBefore it is the chunk's last line. */
+const afterLastLine = (chunk: Buffer): number => (chunk.length > 0 && chunk[chunk.length - 1] === NEWLINE ? chunk.length : chunk.length + 1);
+
+/**
+ * How many lines a header's empty message may still take after the lines of `chunk` before
+ * offset `at` (RecordReader's MESSAGE_BELOW_LINES), `before` being that number at the
+ * chunk's start: read back over that many non-blank lines at most. It may count more than
+ * the reader does (a line with a shape that starts a record among them ends the message
+ * there), never fewer: a chunk is then cut in fewer places, never where the reader would
+ * not cut.
+ */
+function messageBelowLeft(reader: RecordReader, chunk: Buffer, at: number, before: number): number {
+  let seen = 0;
+  for (let line = nonBlankBefore(chunk, at); line !== undefined && seen < MESSAGE_BELOW_LINES; line = nonBlankBefore(chunk, line.s)) {
+    const kind = reader.belowKindOf(chunk, line.s, line.e);
+    if (kind === BelowKind.HeaderBelow) return MESSAGE_BELOW_LINES - seen;
+    if (kind === BelowKind.Header) return 0;
+    if (kind === BelowKind.Line) seen++;
+  }
+  return seen >= MESSAGE_BELOW_LINES ? 0 : Math.max(0, before - seen);
+}
+
 function lastNonBlank(chunk: Buffer): ReadLine | undefined {
-  const line = nonBlankBefore(chunk, chunk.length > 0 && chunk[chunk.length - 1] === NEWLINE ? chunk.length : chunk.length + 1);
+  const line = nonBlankBefore(chunk, afterLastLine(chunk));
   return line === undefined ? undefined : { buf: Buffer.from(line.buf.subarray(line.s, line.e)), s: 0, e: line.e - line.s };
 }
