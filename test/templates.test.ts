@@ -58,6 +58,9 @@ test('a rare line that shares with a burst only the fields before its message (t
   // The same line with a word of the burst's own message in its message is claimed.
   const r2 = await condense(log.replace('Received completed container c_17', 'RM address changed to rm-2, CONTACTING it next'));
   t.true(r2.groups.find((g) => g.rare !== undefined)?.rare?.shared.includes('CONTACTING'));
+  // A level's name is no such word: any error line of the program may say it.
+  const r3 = await condense(log.replace('Received completed container c_17', 'Slow read: ack status: ERROR downstream'));
+  t.falsy(r3.groups.find((g) => g.rare !== undefined), JSON.stringify(r3.groups.find((g) => g.rare !== undefined)?.rare));
 });
 
 test('a group whose errors all come from one host says so in its values line', async (t) => {
@@ -149,9 +152,14 @@ test('the one-off error a cascade begins with is shown first when its recurring 
   t.true(root.template.includes('initialization failed'), root.template);
   t.true(root.rank > 5, 'ranking alone puts it past the first ranks');
   t.deepEqual(root.first, { errorsAfter: 6, lead: '2.0 s', shared: ['connection', 'pool'] });
-  t.deepEqual(r.groups.slice(1).map((g) => g.rank), Array.from({ length: r.groups.length }, (_, i) => i + 1).filter((rank) => rank !== root.rank), 'then the others by rank');
+  // Then the others by rank; the rare line just before the jobs' failures (`retrying later`) right after its burst.
+  const rest = r.groups.slice(1);
+  const rare = rest.filter((g) => g.rare !== undefined);
+  t.deepEqual(rare.map((g) => g.example.slice(g.example.indexOf('INFO'))), ['INFO [boot] retrying later']);
+  t.is(rest[rest.indexOf(rare[0]!) - 1]!.rank, rare[0]!.rare!.beforeRank);
+  t.deepEqual(rest.filter((g) => g.rare === undefined).map((g) => g.rank), Array.from({ length: r.groups.length }, (_, i) => i + 1).filter((rank) => rank !== root.rank && rank !== rare[0]!.rank), 'then the others by rank');
   const shown = renderLogText(r, 10_000);
-  t.regex(shown, /ranked by severity, then count, the one-off error before the recurring ones first\n/);
+  t.regex(shown, /ranked by severity, then count, the one-off error before the recurring ones first, and 1 rare group for the bursts it precedes\n/);
   t.regex(shown, /\nthe one-off error before the recurring ones: 6 recurring error groups ranked above it begin after it, the first 2\.0 s after; it shares 'connection', 'pool' with them:\n\n#\d+ ERROR x1 /);
   t.regex(shown, /\nthen the groups by rank:\n\n#1 ERROR x6 /);
   t.true(shown.indexOf('initialization failed') < 2048);
@@ -190,4 +198,65 @@ test('errors before the cascade, one-off or recurring all along, do not stand in
   t.true(root.template.includes('initialization failed'), root.template);
   t.is(root.first?.errorsAfter, 6, 'the recurring errors that begin after it');
   t.true(r.groups.some((g) => g.template.includes('smart check') && g.first === undefined), 'the earlier one-off stays in its rank');
+});
+
+/**
+ * A Rails-like log: initializers, a setting logged once as INFO, then every request's query
+ * failing in three components, with the access log between. `between` goes right after the
+ * setting's line.
+ */
+function settingBeforeFailures(setting: string, between: string[] = []): string {
+  const at = (i: number): string => `I, [2026-12-06T14:21:18.${String(100_000 + i).padStart(6, '0')} #29679]`;
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    lines.push(`${at(i)}  INFO -- : Loaded initializer ${i}`);
+    if (i % 4 === 0) lines.push(`W${at(i).slice(1)}  WARN -- : DEPRECATION WARNING: \`Deprecation.warn\` is deprecated (called from initializer ${i})`);
+  }
+  lines.push(`${at(200)}  INFO -- : ${setting}`, ...between.map((m, k) => `${at(201 + k)}  INFO -- : ${m}`));
+  const failures = [
+    'ActiveRecord::StatementInvalid: SQLite3::SQLException: no such table: users',
+    'mailer: digest for project skipped, ActiveRecord::StatementInvalid (no such table: deliveries)',
+    'worker: job SyncJob failed after 3 attempts: no such table: projects',
+    'search: reindex aborted, table projects missing',
+    'billing: invoice run stopped: could not read table invoices',
+  ];
+  for (let i = 0; i < 90; i++) {
+    lines.push(`${at(300 + i)}  INFO -- : Started GET "/projects/${(i * 37) % 300}" for 10.0.0.${i % 250}`);
+    lines.push(`E${at(300 + i).slice(1)} ERROR -- : ${failures[i % failures.length]}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('a setting logged once as INFO just before every query fails is shown after the first failures, though it ranks past the first screen', async (t) => {
+  const setting = 'DATABASE_URL not set; using sqlite3 in-memory database';
+  const text = settingBeforeFailures(setting);
+  const r = await condense(text);
+  const shown = r.groups.find((g) => g.example.includes(setting))!;
+  t.truthy(shown.rare, 'shown for the burst it precedes');
+  t.true(shown.rank > 5, `ranking alone puts it at #${shown.rank}, past the first screen`);
+  t.deepEqual(shown.rare!.shared, [], 'nearness alone: no word in common');
+  const burst = r.groups.find((g) => g.rank === shown.rare!.beforeRank)!;
+  t.true(burst.severity === 'error' && burst.count >= 5 && burst.firstLine === shown.firstLine + 2, 'the first failures begin after one access-log line');
+  t.is(r.groups[r.groups.indexOf(burst) + 1], shown, 'right after that burst, not at its own rank too');
+  t.is(r.groups.filter((g) => g.example.includes(setting)).length, 1);
+  const out = renderLogText(r, 10_000);
+  t.true(out.indexOf(setting) > 0 && out.indexOf(setting) < 4096, 'in the first screen');
+  t.regex(out, /rare \(1 record\), 0 ms before the burst of #\d+ .* begins\n/);
+  t.deepEqual(await condense(text, 2), r, 'chunked alike');
+});
+
+test('nearness alone claims only the last rare lines before a burst, near it, that say something of their own', async (t) => {
+  const setting = 'DATABASE_URL not set; using sqlite3 in-memory database';
+  const claimed = async (between: string[], first = setting): Promise<string[]> =>
+    (await condense(settingBeforeFailures(first, between))).groups.filter((g) => g.rare !== undefined).map((g) => g.example.slice(g.example.indexOf('INFO -- : ') + 10));
+  // Two rare lines nearer the failures than the setting: they are the ones claimed.
+  t.deepEqual(await claimed(['cache store ready in 3 ms', 'listening on port 3000']), ['cache store ready in 3 ms', 'listening on port 3000']);
+  t.deepEqual(await claimed(['listening on port 3000']), [setting, 'listening on port 3000']);
+  // More than eight lines before the failures begin, it is not near them.
+  const many = Array.from({ length: 8 }, (_, i) => `Loaded initializer ${i}`);
+  t.deepEqual(await claimed(many), []);
+  t.deepEqual(await claimed(many.slice(0, 6)), [setting]);
+  // A message with no word of its own says nothing: an empty one, a rule of dashes.
+  t.deepEqual(await claimed([], ''), []);
+  t.deepEqual(await claimed([], '----------------'), []);
 });

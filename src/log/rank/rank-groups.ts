@@ -5,7 +5,7 @@ import type { MergedLog } from '../model/state.js';
 import { findPrecursors } from './precursors.js';
 import { endingLines, tailLeftOut } from './ending.js';
 import { findFirstError } from './first-error.js';
-import { findLateErrors } from './late-errors.js';
+import { FIRST_RANKS, findLateErrors } from './late-errors.js';
 import { findRareLines } from './rare-lines.js';
 import { shownValues } from './shown-values.js';
 import { foldEnums, type WordMerge } from '../group/word-variables.js';
@@ -39,12 +39,15 @@ export function rankGroups(log: MergedLog, words: WordMerge, top: number, readAl
   // Then the error a cascade began with, when its recurring consequences rank above it.
   const first = findFirstError(all, tail?.[0]?.line ?? Number.POSITIVE_INFINITY, lateAfter);
   const ranked = all.slice(0, top);
-  // The rare line before a burst, which ranking leaves out, is shown right after the burst.
-  const rare = findRareLines(ranked, all.slice(top).filter((g) => !lateAfter.has(g) && g !== first?.group), all);
+  // The rare line before a burst, which ranking leaves out or puts past the first screen,
+  // is shown right after the burst.
+  const rare = findRareLines(ranked, all.slice(Math.min(top, FIRST_RANKS)).filter((g) => !lateAfter.has(g) && g !== first?.group), all);
   const rareOf = new Map(rare.map((r) => [r.group, r.reason]));
+  // Those before one burst are read as the log has them: the last just above it.
+  rare.sort((a, b) => a.group.firstLine - b.group.firstLine);
   const shown: GroupStat[] = [...lateAfter.keys(), ...(first !== undefined ? [first.group] : [])];
   ranked.forEach((g, i) => {
-    if (!lateAfter.has(g) && g !== first?.group) shown.push(g);
+    if (!lateAfter.has(g) && g !== first?.group && !rareOf.has(g)) shown.push(g);
     for (const r of rare) if (r.reason.beforeRank === i + 1) shown.push(r.group);
   });
   const rankOf = new Map(all.map((g, i) => [g, i]));

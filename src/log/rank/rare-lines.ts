@@ -1,14 +1,16 @@
 import type { GroupStat } from '../model/partial.js';
 import type { RareReason } from '../model/result.js';
-import { Severity } from '../model/severity.js';
+import { fromLevelWord, Severity } from '../model/severity.js';
 import { clip } from '../../core/text.js';
 import { afterTokens, headerTokenCount } from '../parse/header.js';
 
 /**
  * The rare line that explains a burst: a group of one or a few records that comes shortly
- * before a burst of errors begins, and would otherwise be left out (a config reload that
- * shrank a pool, minutes before the pool timeouts start). Found on the merged groups, so
- * the answer does not depend on chunking; a bounded number of slots.
+ * before a burst of errors begins, and would otherwise be left out or ranked past the first
+ * screen (a config reload that shrank a pool, minutes before the pool timeouts start; a
+ * setting logged as INFO, `DATABASE_URL not set; using sqlite3 in-memory database`, just
+ * before every query fails). Found on the merged groups, so the answer does not depend on
+ * chunking; a bounded number of slots.
  */
 
 /** At most this many rare groups are shown, beyond the ranked ones. */
@@ -24,6 +26,14 @@ const WINDOW_LINES = 20_000;
 const MIN_WORD_CHARS = 4;
 const MAX_WORD_SHARE = 0.05;
 const BURST_CHARS = 60;
+/**
+ * Without a shared word, nearness alone counts only this strictly: one of the NEAREST_RARE
+ * rare groups written last before the burst's first record, within NEAR_LINES lines of it.
+ * What a reader looks at first is just above the first error; recurring lines between (an
+ * access log) say nothing, another rare line does.
+ */
+const NEAREST_RARE = 2;
+const NEAR_LINES = 8;
 
 export interface RareGroup {
   group: GroupStat;
@@ -31,28 +41,36 @@ export interface RareGroup {
 }
 
 /**
- * The rare groups worth a slot, for the bursts among `shown` (in rank order): at most
- * RARE_SLOTS, best first (sharing words with the burst, then nearest before it).
+ * The rare groups worth a slot, for the bursts among `shown` (in rank order), taken from
+ * `rest` (groups left out, or ranked past the first screen): at most RARE_SLOTS, best first
+ * (sharing words with the burst, then nearest before it).
  */
-export function findRareLines(shown: GroupStat[], rest: GroupStat[], all: GroupStat[]): RareGroup[] {
+export function findRareLines(shown: readonly GroupStat[], rest: readonly GroupStat[], all: readonly GroupStat[]): RareGroup[] {
   const bursts = shown
     .map((g, rank) => ({ g, rank }))
     .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1)
-    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)) }));
+    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)), nearest: nearestRare(b.g, all) }));
   if (bursts.length === 0) return [];
   const share = wordShare(all);
+  const shownAt = new Map(shown.map((g, rank) => [g, rank]));
   const candidates: { group: GroupStat; reason: RareReason; score: number; distance: number }[] = [];
   for (const c of rest) {
     if (c.records > MAX_RARE_RECORDS) continue;
     let best: { reason: RareReason; score: number; distance: number } | undefined;
     let words: Set<string> | undefined;
-    for (const { g: burst, rank, words: theirs } of bursts) {
-      if (c.lastLine >= burst.firstLine) continue;
+    const at = shownAt.get(c) ?? shown.length;
+    for (const { g: burst, rank, words: theirs, nearest } of bursts) {
+      // Shown after the burst: never moved down.
+      if (c.lastLine >= burst.firstLine || rank > at) continue;
       const gap = leadOf(c, burst);
       if (gap === undefined) continue;
       words ??= wordsOf(messageOf(c));
       const shared = sharedWords(words, theirs, share);
       const score = shared.length;
+      // Nearness alone is weak evidence: without a shared word, only the last rare lines
+      // before it, and only those that say something of their own (a distinctive word, not
+      // an empty message under a logger's name, nor a rule of dashes).
+      if (score === 0 && (!nearest.includes(c) || !distinctive(words, share))) continue;
       if (best === undefined || score > best.score || (score === best.score && gap.distance < best.distance)) {
         best = { reason: { beforeRank: rank + 1, burst: clip(burst.template, BURST_CHARS), burstRecords: burst.records, lead: gap.text, shared }, score, distance: gap.distance };
       }
@@ -60,11 +78,18 @@ export function findRareLines(shown: GroupStat[], rest: GroupStat[], all: GroupS
     if (best !== undefined) candidates.push({ group: c, ...best });
   }
   candidates.sort((a, b) => b.score - a.score || a.distance - b.distance || a.group.firstLine - b.group.firstLine);
-  // Nearness alone is weak evidence: without a shared word only the line just before a burst counts.
-  return candidates
-    .filter((c) => c.score > 0 || c.distance <= 1)
-    .slice(0, RARE_SLOTS)
-    .map(({ group, reason }) => ({ group, reason }));
+  return candidates.slice(0, RARE_SLOTS).map(({ group, reason }) => ({ group, reason }));
+}
+
+/** The NEAREST_RARE rare groups whose last record comes last before `burst` begins, within NEAR_LINES lines. */
+function nearestRare(burst: GroupStat, all: readonly GroupStat[]): GroupStat[] {
+  const near: GroupStat[] = [];
+  for (const g of all) {
+    if (g.records > MAX_RARE_RECORDS || g.lastLine >= burst.firstLine || burst.firstLine - g.lastLine > NEAR_LINES) continue;
+    near.push(g);
+  }
+  // No two groups' records begin on one line: the order is total.
+  return near.sort((a, b) => b.lastLine - a.lastLine).slice(0, NEAREST_RARE);
 }
 
 /**
@@ -119,8 +144,9 @@ const wordsOf = (text: string): Set<string> =>
     text
       .split(/[\s,;()[\]{}"=]+/)
       .map((w) => w.replace(/^['`]+|['`.:]+$/g, ''))
-      // Words, not numbers, dates or times: two letters at least.
-      .filter((w) => w.length >= MIN_WORD_CHARS && !w.startsWith('<') && /[A-Za-z].*[A-Za-z]/.test(w)),
+      // Words, not numbers, dates or times: two letters at least. Not a level's name either
+      // (`status: ERROR`): every error line of any part of a program may say it.
+      .filter((w) => w.length >= MIN_WORD_CHARS && !w.startsWith('<') && /[A-Za-z].*[A-Za-z]/.test(w) && fromLevelWord(w) === undefined),
   );
 
 /** For each word of the templates, how many groups' templates hold it. */
@@ -129,6 +155,12 @@ function wordShare(all: readonly GroupStat[]): { count: Map<string, number>; mos
   for (const g of all) for (const w of wordsOf(g.template)) count.set(w, (count.get(w) ?? 0) + 1);
   // Distinctive: in the two groups at hand and few others.
   return { count, most: Math.max(2, Math.floor(MAX_WORD_SHARE * all.length)) };
+}
+
+/** Whether one of `words` is in few groups' templates. */
+function distinctive(words: Set<string>, share: { count: Map<string, number>; most: number }): boolean {
+  for (const w of words) if ((share.count.get(w) ?? 0) <= share.most) return true;
+  return false;
 }
 
 /** Distinctive words of the rare group's message (`mine`) that the burst's message holds too (`theirs`). */
