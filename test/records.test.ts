@@ -1000,6 +1000,22 @@ test('npm\'s error message, every line prefixed `npm error`, is one record; its 
   t.is(warn.totals.records, 3);
 });
 
+test('under npm\'s prefix, the lines that say what failed by their own words are shown, and what they announce; a bare prefix is a blank line', async (t) => {
+  const npm = await condense(real('npm-install-eresolve.log'));
+  t.is(npm.totals.records, 1);
+  const shown = npm.groups[0]!.exampleMore;
+  // Every line says `error` by its prefix; past it, these two say what went wrong, and the second is what the first announces.
+  t.true(shown.includes('npm error Could not resolve dependency:'), shown.join('\n'));
+  t.true(shown.includes('npm error peer widget-core@"^2.0.0" from widget-dom@2.0.0'), shown.join('\n'));
+  // Then the first of the others, as room allows: the version it found.
+  t.true(shown.includes('npm error Found: widget-core@1.0.0'), shown.join('\n'));
+  t.false(shown.includes('npm error'), 'no bare prefix line');
+  t.true(shown.length <= 8);
+  // Without a prefix the same words are no announced failure: the line after is not taken for its value.
+  const plain = await condense('2026-01-01 10:00:00 ERROR install failed\n  Could not resolve dependency:\n  node_modules/a\n  peer b from c\n');
+  t.false(plain.groups[0]!.exampleMore.some((l) => l.includes('node_modules/a')), plain.groups[0]!.exampleMore.join('\n'));
+});
+
 test('the header says how many groups are printed when the text budget cuts, and says why', async (t) => {
   const r = await condense(real('noisy-service.log') + real('pytest-fail.log'), { top: 30 });
   t.true(r.groups.length >= 20);

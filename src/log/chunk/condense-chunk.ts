@@ -115,6 +115,11 @@ class OpenRecord {
   #rootRank: number = RootRank.None;
   /** Detail lines (ASSERT_DETAIL, error words, a line announcing a cause): the first few. */
   details: KeptLine[] = [];
+  /**
+   * Lines whose error word is only their prefix (`npm error While resolving: ...`, under
+   * `npm error code ERESOLVE`): the first few, shown where the details leave room.
+   */
+  #prefixedOnly: KeptLine[] = [];
   /** The fields' paths a ValidationError's message lists (RecordReader.isField), the first MAX_KEYED_FIELDS: part of the group's key. */
   fields: KeptLine[] = [];
   /** The program's first frame after the last cause line (the innermost own frame for Python), with the line under it. */
@@ -184,6 +189,7 @@ class OpenRecord {
     this.root = undefined;
     this.#rootRank = RootRank.None;
     if (this.details.length > 0) this.details.length = 0;
+    if (this.#prefixedOnly.length > 0) this.#prefixedOnly.length = 0;
     if (this.fields.length > 0) this.fields.length = 0;
     this.frame = undefined;
     this.frameDetail = undefined;
@@ -285,6 +291,12 @@ class OpenRecord {
       // says nothing of this error, whatever its words.
       if (underRuntimeFrame) return;
       const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
+      // A line prefixed as the one before it (`npm error `) says trouble by its own words,
+      // past that prefix: the prefix's word is every line's. The prefix alone is a blank
+      // line of the message.
+      const prefixed = reader.prefixBytes > 0;
+      if (prefixed && reader.prefixBytes >= line.e - line.s) return;
+      const said = prefixed ? latin1(line.buf, line.s + reader.prefixBytes, Math.min(line.e, line.s + reader.prefixBytes + PREFIX_BYTES)) : text;
       // The place the diagnostic is about is shown: the first the record names.
       if (!this.#pointed && POINTS_AT.test(text)) {
         this.#pointed = true;
@@ -308,13 +320,18 @@ class OpenRecord {
       if (ASSERTION_WORDS.test(text)) this.#assertionReport = true;
       // Where the head declared no level, the words of the whole record decide it, and a
       // failed assertion's report (expected and actual values, a diff under them) is an error.
-      let words = marker ? Severity.Info : fromWords(text);
+      let words = marker ? Severity.Info : fromWords(said);
       if (assertion && this.#assertionReport) words = Math.min(words, Severity.Error) as Severity;
       if (words < this.raised) this.raised = words;
-      if (!marker && (valueNext || assertion || words <= Severity.Error || EXCEPTION_NAME.test(text) || IN_FLIGHT.test(text))) this.#detail(this.#keep(line));
+      const troubled = words <= Severity.Error;
+      if (!marker && (valueNext || assertion || troubled || EXCEPTION_NAME.test(said) || IN_FLIGHT.test(text))) this.#detail(this.#keep(line));
+      else if (prefixed && this.#prefixedOnly.length < MAX_DETAIL_LINES && fromWords(text) <= Severity.Error) this.#prefixedOnly.push(this.#keep(line));
       if (endsWithColon(line) || text.trimEnd().endsWith('|-')) {
         this.#announcing = this.#keep(line);
-        this.#valueNext = assertion;
+        // What a prefixed failure's line announces is what failed (`npm error Could not
+        // resolve dependency:`, then the dependency). Elsewhere too many lines say so with
+        // a colon (a Python exception group's `| During handling of the above exception ...:`).
+        this.#valueNext = assertion || (troubled && reader.prefixBytes > 0);
       } else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }
@@ -384,10 +401,11 @@ class OpenRecord {
    */
   shownLines(): string[] {
     let picked: KeptLine[];
-    if (this.causes.length > 0 || this.details.length > 0 || this.frame !== undefined || this.#earlierFrame !== undefined) {
+    if (this.causes.length > 0 || this.details.length > 0 || this.#prefixedOnly.length > 0 || this.frame !== undefined || this.#earlierFrame !== undefined) {
       const causeNos = new Set(this.causes.map((l) => l.no));
       const room = Math.max(0, MAX_CAUSE_LINES - this.causes.length);
-      picked = [...this.causes, ...this.details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
+      const details = this.details.length < MAX_DETAIL_LINES ? [...this.details, ...this.#prefixedOnly].slice(0, MAX_DETAIL_LINES) : this.details;
+      picked = [...this.causes, ...details.filter((l) => !causeNos.has(l.no)).slice(0, room)];
       const frame = this.ownFrame();
       const detail = this.frame !== undefined ? this.frameDetail : this.#earlierDetail;
       if (frame !== undefined) picked.push(frame);

@@ -159,6 +159,12 @@ export class RecordReader {
   continuesException = false;
   /** The current line is the level line under a header line (FormatInfo.levelOnNextLine): parsed, it gives the record its level and template. */
   isLevelLine = false;
+  /**
+   * Where the current line goes on with the line before by the prefix they share (`npm
+   * error `, continuesPrefixed): how many of its bytes that prefix takes, the whole line
+   * where it is the prefix alone; else 0. Its words are read past it.
+   */
+  prefixBytes = 0;
   readonly #info: FormatInfo;
   #prefix = '';
   /** The prefix past a memory checker's `==22307== ` or a compose service's `worker-1  | ` (its lines' shapes are read from there), and that prefix's length. */
@@ -269,6 +275,7 @@ export class RecordReader {
     this.continuesException = false;
     this.isField = false;
     this.isLevelLine = false;
+    this.prefixBytes = 0;
     this.shape.shape = 0;
     this.isHeader = this.parser.header(line.buf, line.s, line.e, prefix);
     // Any line of the record may announce its fields: a header, an exception's line, the line under a header.
@@ -299,7 +306,9 @@ export class RecordReader {
       }
       this.#takesBelow = this.#belowLeft > 0;
       if (this.#belowLeft > 0) this.#belowLeft--;
-      cls = !this.#open ? LineClass.Start : this.isLevelLine ? LineClass.Continue : info.strict || continuesPrefixed(this.#body, this.#beforeText) ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
+      const shared = this.#open && !this.isLevelLine && !info.strict ? sharedPrefixLength(this.#body, this.#beforeText) : 0;
+      if (shared > 0) this.prefixBytes = this.#bodyAt + shared;
+      cls = !this.#open ? LineClass.Start : this.isLevelLine || info.strict || shared > 0 ? LineClass.Continue : this.#classify(shape, indent, announced > 0);
       if (cls === LineClass.Start) {
         if (shape & (Shape.Opener | Shape.LevelWord | Shape.Traceback | Shape.Exception) || (shape === Shape.Diagnostic && this.shape.severity <= Severity.Warning)) this.opener = this.shape.severity;
         // A chained cause that starts a record (another thread's, see #classify) is the error it names.
@@ -625,17 +634,29 @@ function followsRequiredFromHere(shape: number, before: string): boolean {
  * many warnings, each of its own.
  */
 function continuesPrefixed(line: string, before: string): boolean {
-  return isBarePrefixOf(line, before) || sharesErrorPrefix(line, before);
+  return sharedPrefixLength(line, before) > 0;
+}
+
+/**
+ * How much of `line` is a prefix it shares with the line before, where that makes it go on
+ * with it: the whole line where it is that prefix alone (isBarePrefixOf), else an error's
+ * prefix and the blank after it (`npm error `, sharesErrorPrefix); 0 where neither.
+ */
+function sharedPrefixLength(line: string, before: string): number {
+  if (isBarePrefixOf(line, before)) return line.length;
+  return sharesErrorPrefix(line, before);
 }
 
 const ERROR_PREFIX = /^[\w.@/-]{1,24} (?:error|ERROR|ERR!|fatal|FATAL)(?=[ \t]|$)/;
 
-function sharesErrorPrefix(line: string, before: string): boolean {
+/** The length of the error's prefix `line` shares with `before`, the blank after it included; 0 where it shares none. */
+function sharesErrorPrefix(line: string, before: string): number {
   const m = ERROR_PREFIX.exec(line.trimEnd());
-  if (m === null) return false;
+  if (m === null) return 0;
   const prefix = m[0];
   const next = before.charCodeAt(prefix.length);
-  return before.startsWith(prefix) && (before.length === prefix.length || next === 32 || next === 9 || next === 13);
+  if (!before.startsWith(prefix) || !(before.length === prefix.length || next === 32 || next === 9 || next === 13)) return 0;
+  return Math.min(line.length, prefix.length + 1);
 }
 
 /**
