@@ -1016,6 +1016,17 @@ test('under npm\'s prefix, the lines that say what failed by their own words are
   t.false(plain.groups[0]!.exampleMore.some((l) => l.includes('node_modules/a')), plain.groups[0]!.exampleMore.join('\n'));
 });
 
+test('a JVM crash\'s banner names its signal and its problematic frame as critical, ranked before the log it ends', async (t) => {
+  const r = await condense(real('jvm-crash.log'));
+  const top = r.groups.slice(0, 3);
+  t.true(top.every((g) => g.severity === 'critical'), top.map((g) => `${g.severity} ${g.example}`).join('\n'));
+  t.truthy(top.find((g) => g.example.startsWith('#  SIGSEGV (0xb) at pc=')));
+  const frame = top.find((g) => g.example === '# Problematic frame:');
+  t.true(frame?.exampleMore.some((l) => l.includes('Unsafe_GetLong')), JSON.stringify(frame));
+  // A line that only mentions a signal handler's name still reads as it did: a process that handles SIGTERM is no crash.
+  t.is((await condense('2026-01-01 10:00:00 info: installed handler for SIGTERM\n')).groups[0]!.severity, 'info');
+});
+
 test('the header says how many groups are printed when the text budget cuts, and says why', async (t) => {
   const r = await condense(real('noisy-service.log') + real('pytest-fail.log'), { top: 30 });
   t.true(r.groups.length >= 20);

@@ -98,7 +98,7 @@ export function fromLevelWord(word: string): Severity | undefined {
 }
 
 // Used only when a line declares no level: the words a human would scan for.
-const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|crashed|(?:killed|terminated) by signal|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|(?:file size|cpu time) limit exceeded|out of memory|oom-kill|illegal instruction|bus error|stack smashing detected|double free)/i;
+const CRITICAL_WORDS = /\b(?:fatal|panic(?:ked)?|crashed|(?:killed|terminated) by signal|critical|emerg(?:ency)?|segfault|segmentation fault|core dumped|(?:file size|cpu time) limit exceeded|out of memory|oom-kill|illegal instruction|bus error|stack smashing detected|double free|sig(?:segv|bus|ill|fpe|abrt)\b|problematic frame)/i;
 const ERROR_WORDS =
   /\b(?:errors?|exception|fail(?:ed|ures?|s|ing)?|traceback|(?:merge )?conflicts?|denied|refused|abort(?:ed)?|unhandled|cannot|can't|could not|couldn't|unable to|invalid|timed? ?out|no such file or directory|command not found|address already in use|connection reset|broken pipe|no space left on device|(?:disk )?quota exceeded|too many open files|no route to host|network is unreachable|read-only file system|deadline exceeded|no such host|i\/o timeout|unexpected eof|unexpected end of file|unknown authority|signal: killed|divi(?:sion|de) by zero|violat(?:es|ed|ions?)|corrupt(?:ed|ion)?|bad crc|crc error|checksum mismatch|(?:exit(?:ed)?|finished|returned|terminated) with (?:status|code|exit code) [1-9]\d*|exit (?:status|code) [1-9]\d*)\b/i;
 // A warning's class names it at its end (node's `(node:41) MaxListenersExceededWarning: ...`, Python's `UserWarning:`).
@@ -120,6 +120,9 @@ export const TROUBLE_WORDS: readonly string[] = [
   'read-only file', 'deadline exceeded', 'no such host', 'i/o timeout', 'unexpected eof', 'unknown authority', 'signal: killed',
   // The shell's word for a process a resource limit's signal ended (SIGXFSZ, SIGXCPU); gzip's and the shell's for input cut short.
   'limit exceeded', 'unexpected end of file',
+  // A crash's signal by its name alone, and the frame it names, as a JVM's fatal error report
+  // gives them (`#  SIGSEGV (0xb) at pc=...`, `# Problematic frame:`).
+  'sigsegv', 'sigbus', 'sigill', 'sigfpe', 'sigabrt', 'problematic frame',
 ];
 const ANY_WORD = new RegExp(TROUBLE_WORDS.join('|'), 'i');
 
