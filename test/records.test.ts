@@ -1016,6 +1016,19 @@ test('under npm\'s prefix, the lines that say what failed by their own words are
   t.false(plain.groups[0]!.exampleMore.some((l) => l.includes('node_modules/a')), plain.groups[0]!.exampleMore.join('\n'));
 });
 
+test('a coloured line\'s words are read without its colours: tsc --pretty\'s errors are errors, as without colours', async (t) => {
+  const coloured = real('tsc-pretty.log');
+  t.true(coloured.includes('\x1b[91merror\x1b[0m'), 'the fixture is coloured');
+  const levels = (r: LogResult): string[] => r.groups.map((g) => `${g.severity} ${g.count} ${g.example.replace(/\x1b\[[0-9;]*m/g, '')}`);
+  const r = await condense(coloured);
+  const plain = await condense(coloured.replace(/\x1b\[[0-9;]*m/g, ''));
+  t.deepEqual(levels(r), levels(plain));
+  const missing = r.groups.find((g) => g.example.includes('TS2305'));
+  t.is(missing?.severity, 'error');
+  t.is(missing?.count, 4);
+  t.is(r.groups[0], missing, 'ranked first');
+});
+
 test('a JVM crash\'s banner names its signal and its problematic frame as critical, ranked before the log it ends', async (t) => {
   const r = await condense(real('jvm-crash.log'));
   const top = r.groups.slice(0, 3);

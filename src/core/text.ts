@@ -18,3 +18,6 @@ export function clip(text: string, max: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/** A terminal's colour or cursor sequence, escaped (`\x1b[31m`) or as `cat -v` and some CI logs print it (`^[[31m`). */
+export const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;

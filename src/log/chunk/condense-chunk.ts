@@ -3,7 +3,7 @@ import { WispError } from '../../core/errors.js';
 import type { FormatInfo } from '../model/format.js';
 import { latin1 } from '../parse/latin1.js';
 import { LineParser, PREFIX_BYTES } from '../parse/line-parser.js';
-import { clip } from '../../core/text.js';
+import { ANSI, clip } from '../../core/text.js';
 import { CAUSE_SHAPES, isIndentedGoFunction, isRuntimeFrame, Shape } from '../parse/line-shape.js';
 import {
   EXAMPLE_CONTINUATION_LINES,
@@ -26,8 +26,6 @@ import { GROUP, groupKey, groupSeverity, groupWord, type NativeChunk, nativePass
 
 const NEWLINE = 10;
 const CR = 13;
-
-const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 
 /**
  * Decodes at most about `chars` characters of bytes [s, e), without terminal colours,

@@ -2,6 +2,7 @@ import type { FormatInfo } from '../model/format.js';
 import { fromLevelWord, fromPinoLevel, fromSyslogPriority, fromWords, LOGSHOW_TYPES, Severity, WORDS_BYTES } from '../model/severity.js';
 import { HeaderReader } from './header-native.js';
 import { latin1 } from './latin1.js';
+import { ANSI } from '../../core/text.js';
 import { locatedLevel } from './line-shape.js';
 import { TemplateScanner } from './template.js';
 import { epochToIso } from './timestamp.js';
@@ -109,7 +110,8 @@ export class LineParser {
     // more often a progress mark (pytest's `F      [100%]`) than logcat's `E`.
     const declared = opener ?? this.#header.plainLevel(pb, ps, pe, contentStart, p) ?? accessLogLevel(prefix);
     this.declared = declared !== undefined;
-    this.severity = declared ?? fromWords(latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)));
+    // Words are read without terminal colours, as the prefix is (tsc --pretty's `\x1b[91merror\x1b[0m`).
+    this.severity = declared ?? fromWords(pb === buf ? latin1(buf, s + p, Math.min(e, s + p + WORDS_BYTES)) : uncolouredWords(buf, s, e, p));
     this.templateAt = contentStart;
     this.scanner.begin(buf).add(s + contentStart, e);
   }
@@ -240,6 +242,14 @@ function accessLogLevel(prefix: string): Severity | undefined {
 
 /** docker compose's service prefix: a name, padding, a bar (`worker-1  | `). */
 const NAME_PREFIX = /^[A-Za-z][\w.-]* *\| ?/;
+
+/** WORDS_BYTES of a coloured line's text past `from` (a place in its text without colours). */
+function uncolouredWords(buf: Buffer, s: number, e: number, from: number): string {
+  // Colour sequences take a few bytes each: read enough that WORDS_BYTES remain past them.
+  return latin1(buf, s, Math.min(e, s + 4 * (from + WORDS_BYTES)))
+    .replace(ANSI, '')
+    .slice(from, from + WORDS_BYTES);
+}
 
 /** The length of a line's service prefix (FormatInfo.namePrefix), or 0. */
 export function namePrefixLength(prefix: string): number {

@@ -21,6 +21,7 @@
  * Every rule looks back at most to the record's first line, so records can be read in
  * chunks that start where a record must start (`isRecordStart`), each chunk alone.
  */
+import { ANSI } from '../../core/text.js';
 import type { FormatInfo } from '../model/format.js';
 import { announces, checkerPrefixLength, indentOf, isDiffLine, isRuntimeFrame, reportsFailedStep, requiredFromHere, Shape, shapeOf, type LineShape } from './line-shape.js';
 import { latin1 } from './latin1.js';
@@ -39,8 +40,6 @@ export const LineClass = {
   Orphan: 3,
 } as const;
 export type LineClass = (typeof LineClass)[keyof typeof LineClass];
-
-const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 
 /** Leading blanks of a line's uncoloured prefix, as indentOf counts them; -1 when the line is blank. */
 function indentOfText(prefix: string, lineBytes: number): number {

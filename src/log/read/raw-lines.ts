@@ -2,6 +2,7 @@
  * The input's own lines, as read (redacted, terminal colours dropped): its last lines, as
  * `tail` shows them (a failed run ends with its outcome), and a small input whole.
  */
+import { ANSI } from '../../core/text.js';
 import type { FormatInfo } from '../model/format.js';
 import type { InputRead, TailLine } from '../model/result.js';
 import { RecordReader } from '../parse/records.js';
@@ -17,8 +18,6 @@ const TAIL_BYTES = 32 * 1024;
 
 /** An input this small fits one screen: it is shown as it is, its lines numbered, instead of grouped. */
 export const SMALL_INPUT_BYTES = 3 * 1024;
-
-const ANSI = /(?:\x1b|\^\[)\[[\x20-\x3f]*[\x40-\x7e]?/g;
 
 /**
  * Keeps copies of what the result shows of the input as it was: the last TAIL_BYTES of
