@@ -1016,6 +1016,22 @@ test('under npm\'s prefix, the lines that say what failed by their own words are
   t.false(plain.groups[0]!.exampleMore.some((l) => l.includes('node_modules/a')), plain.groups[0]!.exampleMore.join('\n'));
 });
 
+test('a trouble word hyphens join inside a name is no trouble: a CI job installing libgpg-error-dev is not failing', async (t) => {
+  const job = [
+    'Unpacking libgpg-error-dev:amd64 (1.46-1) ...',
+    'Setting up golang-github-pkg-errors-dev (0.9.1-2) ...',
+    'x doc/libgpg-error-dev/changelog.Debian.gz',
+    'Selecting previously unselected package libfailsafe-crash-handler-dev.',
+    'Setting up libgpg-error-dev:amd64 (1.46-1) ...',
+    'codec_test: codec_test.c:19: check_roundtrip: Assertion `out_len == in_len\' failed.',
+  ].join('\n');
+  const r = await condense(`${job}\n`, { top: 10 });
+  t.deepEqual(r.groups.filter((g) => g.severity !== 'info').map((g) => g.example), ['codec_test: codec_test.c:19: check_roundtrip: Assertion `out_len == in_len\' failed.']);
+  // Alone or at a name's end, the word keeps its sense.
+  const said = await condense('step build-failed\nconnection-error on 10.0.0.1\nerror-free run\n', { top: 10 });
+  t.is(said.groups.filter((g) => g.severity === 'error').length, 3);
+});
+
 test('a coloured line\'s words are read without its colours: tsc --pretty\'s errors are errors, as without colours', async (t) => {
   const coloured = real('tsc-pretty.log');
   t.true(coloured.includes('\x1b[91merror\x1b[0m'), 'the fixture is coloured');

@@ -134,10 +134,11 @@ export const WORDS_BYTES = 500;
  * `# fail 0`, `Errors: 0`, `failed=0`, `no errors`) and a path (`rootdir: /src/pytest-fail`,
  * `https://host/api/errors`), a package and its version (`http-errors@2.0.0`, npm's
  * `placeDep ROOT es-errors@1.3.0`), and a checker naming what it looks for (valgrind's banner,
- * `Memcheck, a memory error detector`). Taken out before a word decides a severity.
+ * `Memcheck, a memory error detector`), and a word hyphens join inside a name (a package's,
+ * `libgpg-error-dev`, `golang-github-pkg-errors-dev`). Taken out before a word decides a severity.
  */
 const NO_TROUBLE =
-  /\b(?:[\w-]+ )?error detectors?\b|\b(?:0|no|zero)\s+(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?|problems?|conflicts?|violations?|corruption)\b|\b(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?)\s*[:=]?\s*0\b(?![.,]\d)|(?:^|(?<=[\s'"(=:[]))(?:~|\.{1,2})?\/[^\s'"()\],]+|[\w.-]+(?:\/[\w.-]+){2,}|(?<![\w.@/-])@?[\w.-]+(?:\/[\w.-]+)?@[~^]?\d[\w.+-]*/gi;
+  /(?<=[A-Za-z0-9]-)(?:errors?|fail(?:ed|ures?|s|ing)?|fatal|panic|exceptions?|crash(?:ed|es)?)(?=-[A-Za-z0-9])|\b(?:[\w-]+ )?error detectors?\b|\b(?:0|no|zero)\s+(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?|problems?|conflicts?|violations?|corruption)\b|\b(?:errors?|fail(?:ed|ures?|s|ing)?|exceptions?|warnings?)\s*[:=]?\s*0\b(?![.,]\d)|(?:^|(?<=[\s'"(=:[]))(?:~|\.{1,2})?\/[^\s'"()\],]+|[\w.-]+(?:\/[\w.-]+){2,}|(?<![\w.@/-])@?[\w.-]+(?:\/[\w.-]+)?@[~^]?\d[\w.+-]*/gi;
 
 export function fromWords(text: string): Severity {
   if (!ANY_WORD.test(text)) return Severity.Info;
