@@ -1045,6 +1045,16 @@ test('a coloured line\'s words are read without its colours: tsc --pretty\'s err
   t.is(r.groups[0], missing, 'ranked first');
 });
 
+test('a coloured continuation line\'s words are read without colours too: the one eslint block with an error is an error group, shown', async (t) => {
+  const log = real('eslint-color.log');
+  t.true(log.includes('\x1b[31merror\x1b[39m'), 'the fixture is coloured');
+  const r = await condense(log);
+  const failing = r.groups.find((g) => g.exampleMore.some((l) => l.includes("'taxRate' is not defined")));
+  t.is(failing?.severity, 'error', JSON.stringify(r.groups.map((g) => [g.severity, g.count, g.example])));
+  t.is(failing?.count, 1);
+  t.true(r.groups.some((g) => g.severity === 'warning' && g.count === 11), 'the warnings-only blocks are one warning group');
+});
+
 test('a JVM crash\'s banner names its signal and its problematic frame as critical, ranked before the log it ends', async (t) => {
   const r = await condense(real('jvm-crash.log'));
   const top = r.groups.slice(0, 3);

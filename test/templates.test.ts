@@ -260,3 +260,14 @@ test('nearness alone claims only the last rare lines before a burst, near it, th
   t.deepEqual(await claimed([], ''), []);
   t.deepEqual(await claimed([], '----------------'), []);
 });
+
+test('a JSON line\'s keys are no words it shares with a burst: every line has them', async (t) => {
+  const at = (s: number): string => new Date(Date.UTC(2024, 4, 14, 12, 0, s)).toISOString();
+  const lines = [JSON.stringify({ time: at(0), level: 'info', comp: 'main', msg: 'shop-api starting', pid: 1 })];
+  const kinds = ['request completed', 'cron tick', 'websocket client connected', 'export chunk written', 'message acked', 'cache warmed', 'session renewed'];
+  for (let i = 1; i < 200; i++) lines.push(JSON.stringify({ time: at(i), level: 'info', comp: 'http', msg: kinds[i % kinds.length], n: i }));
+  for (let i = 200; i < 260; i++) lines.push(JSON.stringify({ time: at(i), level: 'error', comp: ['webhooks', 'checkout', 'queue', 'http', 'mailer'][i % 5], msg: ['payment webhook dropped', 'checkout failed', 'message nacked', 'request failed', 'receipt not sent'][i % 5], n: i }));
+  const r = await condense(`${lines.join('\n')}\n`);
+  t.true(r.groups.filter((g) => g.severity === 'error').length >= 5);
+  t.falsy(r.groups.find((g) => g.rare !== undefined), JSON.stringify(r.groups.find((g) => g.rare !== undefined)?.rare));
+});

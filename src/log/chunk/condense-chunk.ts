@@ -288,13 +288,15 @@ class OpenRecord {
       // A library's source line under its frame (pytest's `    raise exception` in pluggy)
       // says nothing of this error, whatever its words.
       if (underRuntimeFrame) return;
-      const text = latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
+      // Words are read without terminal colours, as the line's shape was.
+      const uncoloured = reader.uncolouredText();
+      const text = uncoloured ?? latin1(line.buf, line.s, Math.min(line.e, line.s + PREFIX_BYTES));
       // A line prefixed as the one before it (`npm error `) says trouble by its own words,
       // past that prefix: the prefix's word is every line's. The prefix alone is a blank
       // line of the message.
       const prefixed = reader.prefixBytes > 0;
-      if (prefixed && reader.prefixBytes >= line.e - line.s) return;
-      const said = prefixed ? latin1(line.buf, line.s + reader.prefixBytes, Math.min(line.e, line.s + reader.prefixBytes + PREFIX_BYTES)) : text;
+      if (prefixed && reader.prefixBytes >= (uncoloured?.length ?? line.e - line.s)) return;
+      const said = !prefixed ? text : uncoloured !== undefined ? uncoloured.slice(reader.prefixBytes) : latin1(line.buf, line.s + reader.prefixBytes, Math.min(line.e, line.s + reader.prefixBytes + PREFIX_BYTES));
       // The place the diagnostic is about is shown: the first the record names.
       if (!this.#pointed && POINTS_AT.test(text)) {
         this.#pointed = true;

@@ -454,6 +454,14 @@ export class RecordReader {
     return !this.isHeader && reportsFailedStep(this.#body);
   }
 
+  /**
+   * The current line's first PREFIX_BYTES as its words are read: without terminal colours
+   * where it had them (eslint's `\x1b[31merror\x1b[39m`), else undefined (read its bytes).
+   */
+  uncolouredText(): string | undefined {
+    return this.#coloured ? this.#prefix : undefined;
+  }
+
   /** A frame of the program's own code (not its language runtime's or a package's). */
   isOwnFrame(): boolean {
     return !isRuntimeFrame(this.#body);

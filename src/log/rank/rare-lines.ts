@@ -142,12 +142,16 @@ export function parseTime(text: string): number | undefined {
 const wordsOf = (text: string): Set<string> =>
   new Set(
     text
+      // A JSON line's keys (`"comp":`, `"level":`) are every line's words, not its message's.
+      .replace(JSON_KEY, ' ')
       .split(/[\s,;()[\]{}"=]+/)
       .map((w) => w.replace(/^['`]+|['`.:]+$/g, ''))
       // Words, not numbers, dates or times: two letters at least. Not a level's name either
       // (`status: ERROR`): every error line of any part of a program may say it.
       .filter((w) => w.length >= MIN_WORD_CHARS && !w.startsWith('<') && /[A-Za-z].*[A-Za-z]/.test(w) && fromLevelWord(w) === undefined),
   );
+
+const JSON_KEY = /"[^"\s]{1,64}"\s*:/g;
 
 /** For each word of the templates, how many groups' templates hold it. */
 function wordShare(all: readonly GroupStat[]): { count: Map<string, number>; most: number } {
