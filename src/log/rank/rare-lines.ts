@@ -49,8 +49,10 @@ export function findRareLines(shown: readonly GroupStat[], rest: readonly GroupS
   const bursts = shown
     .map((g, rank) => ({ g, rank }))
     .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1)
-    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)), nearest: nearestRare(b.g, all) }));
+    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)), nearest: [] as GroupStat[] }));
   if (bursts.length === 0) return [];
+  const rareByEnd = all.filter((g) => g.records <= MAX_RARE_RECORDS).sort((a, b) => a.lastLine - b.lastLine);
+  for (const b of bursts) b.nearest = nearestRare(b.g, rareByEnd);
   const share = wordShare(all);
   const shownAt = new Map(shown.map((g, rank) => [g, rank]));
   const candidates: { group: GroupStat; reason: RareReason; score: number; distance: number }[] = [];
@@ -81,15 +83,22 @@ export function findRareLines(shown: readonly GroupStat[], rest: readonly GroupS
   return candidates.slice(0, RARE_SLOTS).map(({ group, reason }) => ({ group, reason }));
 }
 
-/** The NEAREST_RARE rare groups whose last record comes last before `burst` begins, within NEAR_LINES lines. */
-function nearestRare(burst: GroupStat, all: readonly GroupStat[]): GroupStat[] {
-  const near: GroupStat[] = [];
-  for (const g of all) {
-    if (g.records > MAX_RARE_RECORDS || g.lastLine >= burst.firstLine || burst.firstLine - g.lastLine > NEAR_LINES) continue;
-    near.push(g);
+/**
+ * The NEAREST_RARE rare groups whose last record comes last before `burst` begins, within
+ * NEAR_LINES lines, nearest first. `rareByEnd`: the rare groups by their last line (no two
+ * groups' records begin on one line: the order is total), searched, not walked, per burst.
+ */
+function nearestRare(burst: GroupStat, rareByEnd: readonly GroupStat[]): GroupStat[] {
+  let lo = 0;
+  let hi = rareByEnd.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rareByEnd[mid]!.lastLine < burst.firstLine) lo = mid + 1;
+    else hi = mid;
   }
-  // No two groups' records begin on one line: the order is total.
-  return near.sort((a, b) => b.lastLine - a.lastLine).slice(0, NEAREST_RARE);
+  const near: GroupStat[] = [];
+  for (let i = lo - 1; i >= 0 && near.length < NEAREST_RARE && burst.firstLine - rareByEnd[i]!.lastLine <= NEAR_LINES; i--) near.push(rareByEnd[i]!);
+  return near;
 }
 
 /**
