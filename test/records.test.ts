@@ -20,7 +20,7 @@ const REAL = join(ROOT, 'fixtures', 'real', 'out');
 const real = (name: string): string => readFileSync(join(REAL, name), 'utf8');
 
 test('real tools\' outputs, one after another: the same records for any worker count and chunk size', async (t) => {
-  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log', 'python-orders-worker.log', 'python-thread-hooks.log', 'go-http-panic.log'];
+  const files = ['go-nil-panic.log', 'python-chained.log', 'java-cause-chain.log', 'mocha-fail.log', 'node-test-fail.log', 'rust-panic.log', 'pytest-fail.log', 'jest-fail.log', 'valgrind-memcheck.log', 'asan-use-after-free.log', 'cargo-build-fail.log', 'tsan-data-race.log', 'go-data-race.log', 'shellcheck-findings.log', 'gtest-fail.log', 'tcl-error.log', 'doctest-fail.log', 'gpp-template.log', 'python-pool.log', 'make-recipe-fail.log', 'shell-killed.log', 'c-segfault.log', 'node-assert-diff.log', 'tape-fail.log', 'cppcheck-findings.log', 'php-uncaught.log', 'postgres-fk.log', 'java-jul.log', 'ruby-logger-cause.log', 'nginx-upstream-down.log', 'pylint-findings.log', 'redis-crash.log', 'erlang-crash.log', 'latex-undefined.log', 'python-threads.log', 'java-threads.log', 'python-pool-logged.log', 'python-custom-exception.log', 'python-buffered-stdout.log', 'pytest-native-diff.log', 'python-exception-group.log', 'python-orders-worker.log', 'python-thread-hooks.log', 'go-http-panic.log', 'eslint-color.log', 'tsc-pretty.log', 'jvm-crash.log', 'npm-install-eresolve.log'];
   const text = files.map(real).join('') + javaServiceLog(500) + files.map(real).join('');
   const reference = JSON.stringify(await condense(text));
   for (const options of [
@@ -1053,6 +1053,19 @@ test('a coloured continuation line\'s words are read without colours too: the on
   t.is(failing?.severity, 'error', JSON.stringify(r.groups.map((g) => [g.severity, g.count, g.example])));
   t.is(failing?.count, 1);
   t.true(r.groups.some((g) => g.severity === 'warning' && g.count === 11), 'the warnings-only blocks are one warning group');
+  // The colour codes alone between files (`\x1b[0m\x1b[0m`) are blank lines, as without colours: no empty group.
+  t.false(r.groups.some((g) => g.template.trim() === ''), JSON.stringify(r.groups.map((g) => g.template)));
+  t.is(r.totals.records, (await condense(log.replace(/\x1b\[[0-9;]*m/g, ''))).totals.records);
+});
+
+test('a line of colour codes alone is blank for the chunker as for the reader: a line announced over it goes on with its record in any chunking', async (t) => {
+  const block = (i: number): string => [`step ${i}: build failed with these errors:`, '\x1b[0m\x1b[0m', `missing file config-${i % 3}.yaml`, `2026-01-01 10:00:${String(i % 60).padStart(2, '0')} INFO step ${i} done`].join('\n');
+  const text = `${Array.from({ length: 40 }, (_, i) => block(i)).join('\n')}\n`;
+  const reference = await condense(text);
+  const failed = reference.groups.find((g) => g.template.includes('build failed'))!;
+  t.is(failed.lines, 3 * 40, 'the announced line is part of the failure, the colour line between is blank');
+  t.false(reference.groups.some((g) => g.template.startsWith('missing file')), 'no record of its own');
+  for (const chunkBytes of [1, 7, 64, 333]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), JSON.stringify(reference), `chunkBytes ${chunkBytes}`);
 });
 
 test('a JVM crash\'s banner names its signal and its problematic frame as critical, ranked before the log it ends', async (t) => {

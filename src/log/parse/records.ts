@@ -440,6 +440,12 @@ export class RecordReader {
     return this.#messageBelow() ? BelowKind.HeaderBelow : BelowKind.Header;
   }
 
+  /** Whether the line at bytes [s, e) of buf is blank as read() reads it (colour codes alone are). */
+  isBlankLine(buf: Buffer, s: number, e: number): boolean {
+    this.#take(buf, s, e);
+    return this.#indent() < 0;
+  }
+
   /** A line's text as it is read (redacted where needed), without terminal colours kept out. */
   textOf(buf: Buffer, s: number, e: number): string {
     this.#take(buf, s, e);
@@ -557,7 +563,11 @@ export class RecordReader {
   /** The current line's indentation as shapes read it (past a checker's prefix, colours out); -1 when it is blank. */
   #indent(): number {
     const line = this.line;
-    return this.#coloured || this.#bodyAt > 0 ? indentOfText(this.#body, line.e - line.s - this.#bodyAt) : indentOf(line.buf, line.s, line.e);
+    if (!this.#coloured && this.#bodyAt === 0) return indentOf(line.buf, line.s, line.e);
+    // A coloured line no longer than PREFIX_BYTES is whole in its uncoloured prefix: colour
+    // codes alone (eslint's `\x1b[0m\x1b[0m` between its files) make a blank line.
+    const whole = this.#coloured && line.e - line.s <= PREFIX_BYTES;
+    return indentOfText(this.#body, whole ? this.#body.length : line.e - line.s - this.#bodyAt);
   }
 
   /** The line as it is read: redacted where the screen says it may hold a secret. */

@@ -4,6 +4,9 @@ import { BelowKind, MESSAGE_BELOW_LINES, RecordReader, type ReadLine } from '../
 
 const NEWLINE = 10;
 const CR = 13;
+const ESC = 0x1b;
+/** `^[`, as `cat -v` and some CI logs print ESC. */
+const CARET = 0x5e;
 
 /**
  * A record longer than this is cut, at the first line that starts this far past the
@@ -71,7 +74,7 @@ export async function* recordChunks(
       carryIsWhole = true;
       wholeBefore = carryLast;
       wholeBelow = chunkBelow;
-      carryLast = lastNonBlank(chunk) ?? carryLast;
+      carryLast = lastNonBlank(reader, chunk) ?? carryLast;
       continue;
     }
     if (carryIsWhole) {
@@ -99,7 +102,7 @@ export async function* recordChunks(
       carry.push(chunk);
       carryBytes += chunk.length;
     }
-    carryLast = lastNonBlank(chunk) ?? carryLast;
+    carryLast = lastNonBlank(reader, chunk) ?? carryLast;
     // The carry is one record so far: past MAX_RECORD_BYTES it is cut where condenseChunk
     // would cut it, which keeps memory bounded.
     while (carryBytes > MAX_RECORD_BYTES) {
@@ -151,7 +154,7 @@ function lastRecordStart(reader: RecordReader, chunk: Buffer, carryLast: ReadLin
     const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
     const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
     if (s === 0 && !hasBefore) return -1;
-    if (!isBlank(chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(chunk, s) ?? carryLast, () => messageBelowLeft(reader, chunk, s, below))) return s;
+    if (!isBlank(reader, chunk, s, e) && reader.isRecordStart(chunk, s, e, nonBlankBefore(reader, chunk, s) ?? carryLast, () => messageBelowLeft(reader, chunk, s, below))) return s;
     if (s === 0) return -1;
     end = s - 1;
   }
@@ -163,21 +166,26 @@ function startsRecord(reader: RecordReader, chunk: Buffer, before: ReadLine | un
   let end = chunk.indexOf(NEWLINE);
   if (end < 0) end = chunk.length;
   const e = end > 0 && chunk[end - 1] === CR ? end - 1 : end;
-  return !isBlank(chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before, () => below);
+  return !isBlank(reader, chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before, () => below);
 }
 
-function isBlank(b: Buffer, s: number, e: number): boolean {
-  for (let i = s; i < e; i++) if (b[i] !== 32 && b[i] !== 9 && b[i] !== CR) return false;
+/** Blank as the reader reads it: blanks only, or (asked of the reader) terminal colour codes and blanks. */
+function isBlank(reader: RecordReader, b: Buffer, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = b[i]!;
+    if (c === 32 || c === 9 || c === CR) continue;
+    return (c === ESC || c === CARET) && reader.isBlankLine(b, s, e);
+  }
   return true;
 }
 
 /** The non-blank line that ends before offset `at` of chunk, if the chunk holds one. */
-function nonBlankBefore(chunk: Buffer, at: number): ReadLine | undefined {
+function nonBlankBefore(reader: RecordReader, chunk: Buffer, at: number): ReadLine | undefined {
   let end = at - 1;
   while (end >= 0) {
     const s = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
     const e = end > s && chunk[end - 1] === CR ? end - 1 : end;
-    if (!isBlank(chunk, s, e)) return { buf: chunk, s, e };
+    if (!isBlank(reader, chunk, s, e)) return { buf: chunk, s, e };
     if (s === 0) return undefined;
     end = s - 1;
   }
@@ -197,7 +205,7 @@ const afterLastLine = (chunk: Buffer): number => (chunk.length > 0 && chunk[chun
  */
 function messageBelowLeft(reader: RecordReader, chunk: Buffer, at: number, before: number): number {
   let seen = 0;
-  for (let line = nonBlankBefore(chunk, at); line !== undefined && seen < MESSAGE_BELOW_LINES; line = nonBlankBefore(chunk, line.s)) {
+  for (let line = nonBlankBefore(reader, chunk, at); line !== undefined && seen < MESSAGE_BELOW_LINES; line = nonBlankBefore(reader, chunk, line.s)) {
     const kind = reader.belowKindOf(chunk, line.s, line.e);
     if (kind === BelowKind.HeaderBelow) return MESSAGE_BELOW_LINES - seen;
     if (kind === BelowKind.Header) return 0;
@@ -206,7 +214,7 @@ function messageBelowLeft(reader: RecordReader, chunk: Buffer, at: number, befor
   return seen >= MESSAGE_BELOW_LINES ? 0 : Math.max(0, before - seen);
 }
 
-function lastNonBlank(chunk: Buffer): ReadLine | undefined {
-  const line = nonBlankBefore(chunk, afterLastLine(chunk));
+function lastNonBlank(reader: RecordReader, chunk: Buffer): ReadLine | undefined {
+  const line = nonBlankBefore(reader, chunk, afterLastLine(chunk));
   return line === undefined ? undefined : { buf: Buffer.from(line.buf.subarray(line.s, line.e)), s: 0, e: line.e - line.s };
 }
