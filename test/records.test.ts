@@ -1058,14 +1058,17 @@ test('a coloured continuation line\'s words are read without colours too: the on
   t.is(r.totals.records, (await condense(log.replace(/\x1b\[[0-9;]*m/g, ''))).totals.records);
 });
 
-test('a line of colour codes alone is blank for the chunker as for the reader: a line announced over it goes on with its record in any chunking', async (t) => {
-  const block = (i: number): string => [`step ${i}: build failed with these errors:`, '\x1b[0m\x1b[0m', `missing file config-${i % 3}.yaml`, `2026-01-01 10:00:${String(i % 60).padStart(2, '0')} INFO step ${i} done`].join('\n');
-  const text = `${Array.from({ length: 40 }, (_, i) => block(i)).join('\n')}\n`;
-  const reference = await condense(text);
-  const failed = reference.groups.find((g) => g.template.includes('build failed'))!;
-  t.is(failed.lines, 3 * 40, 'the announced line is part of the failure, the colour line between is blank');
-  t.false(reference.groups.some((g) => g.template.startsWith('missing file')), 'no record of its own');
-  for (const chunkBytes of [1, 7, 64, 333]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), JSON.stringify(reference), `chunkBytes ${chunkBytes}`);
+test('a line the reader reads as blank is blank for the chunker too (colour codes alone, a checker\'s prefix alone): a line announced over it goes on with its record in any chunking', async (t) => {
+  // The same failure printed plainly with colour codes between, and under valgrind's `==7== ` prefix with the prefix alone between.
+  for (const [blank, prefix] of [['\x1b[0m\x1b[0m', ''], ['==7==', '==7== ']] as const) {
+    const block = (i: number): string => [`${prefix}step ${i}: build failed with these errors:`, blank, `${prefix}missing file config-${i % 3}.yaml`, `2026-01-01 10:00:${String(i % 60).padStart(2, '0')} INFO step ${i} done`].join('\n');
+    const text = `${Array.from({ length: 40 }, (_, i) => block(i)).join('\n')}\n`;
+    const reference = await condense(text);
+    const failed = reference.groups.find((g) => g.template.includes('build failed'))!;
+    t.is(failed.lines, 3 * 40, `${JSON.stringify(blank)}: the announced line is part of the failure, the line between is blank`);
+    t.false(reference.groups.some((g) => g.template.includes('missing file') && !g.template.includes('build failed')), 'no record of its own');
+    for (const chunkBytes of [1, 7, 64, 333]) t.is(JSON.stringify(await condense(text, { workers: 2, chunkBytes })), JSON.stringify(reference), `${JSON.stringify(blank)}, chunkBytes ${chunkBytes}`);
+  }
 });
 
 test('a JVM crash\'s banner names its signal and its problematic frame as critical, ranked before the log it ends', async (t) => {

@@ -331,7 +331,7 @@ class OpenRecord {
         // What a prefixed failure's line announces is what failed (`npm error Could not
         // resolve dependency:`, then the dependency). Elsewhere too many lines say so with
         // a colon (a Python exception group's `| During handling of the above exception ...:`).
-        this.#valueNext = assertion || (troubled && reader.prefixBytes > 0);
+        this.#valueNext = assertion || (troubled && prefixed);
       } else if (reader.indent > 0 && line.buf[line.e - 1] === 41 /* ) */ && isIndentedGoFunction(text)) this.#goFunction = this.#keep(line);
       return;
     }

@@ -85,7 +85,7 @@ const MESSAGE_LINES = 100;
  */
 export const MESSAGE_BELOW_LINES = 40;
 /** How a line counts for a header's empty message (RecordReader.belowKindOf). */
-export const BelowKind = { Blank: 0, Line: 1, Header: 2, HeaderBelow: 3 } as const;
+export const BelowKind = { Line: 0, Header: 1, HeaderBelow: 2 } as const;
 export type BelowKind = (typeof BelowKind)[keyof typeof BelowKind];
 /**
  * An annotation that an exception's message carries at column 0 on a line of its own: a
@@ -429,18 +429,17 @@ export class RecordReader {
   }
 
   /**
-   * How one line, bytes [s, e) of buf, counts for a header's empty message as read() counts
-   * it (MESSAGE_BELOW_LINES): not at all where read() finds it blank, as one of the lines it
-   * may take, or as a header, which ends it and may leave its own message below.
+   * How one line that is not blank (isBlankLine), bytes [s, e) of buf, counts for a header's
+   * empty message as read() counts it (MESSAGE_BELOW_LINES): as one of the lines it may
+   * take, or as a header, which ends it and may leave its own message below.
    */
   belowKindOf(buf: Buffer, s: number, e: number): BelowKind {
     this.#take(buf, s, e);
-    if (this.#indent() < 0) return BelowKind.Blank;
     if (!this.parser.header(this.line.buf, this.line.s, this.line.e, this.#prefix)) return BelowKind.Line;
     return this.#messageBelow() ? BelowKind.HeaderBelow : BelowKind.Header;
   }
 
-  /** Whether the line at bytes [s, e) of buf is blank as read() reads it (colour codes alone are). */
+  /** Whether the line at bytes [s, e) of buf is blank as read() reads it (colour codes alone are, and a checker's or a service's prefix alone). */
   isBlankLine(buf: Buffer, s: number, e: number): boolean {
     this.#take(buf, s, e);
     return this.#indent() < 0;

@@ -4,9 +4,6 @@ import { BelowKind, MESSAGE_BELOW_LINES, RecordReader, type ReadLine } from '../
 
 const NEWLINE = 10;
 const CR = 13;
-const ESC = 0x1b;
-/** `^[`, as `cat -v` and some CI logs print ESC. */
-const CARET = 0x5e;
 
 /**
  * A record longer than this is cut, at the first line that starts this far past the
@@ -169,12 +166,15 @@ function startsRecord(reader: RecordReader, chunk: Buffer, before: ReadLine | un
   return !isBlank(reader, chunk, 0, e) && reader.isRecordStart(chunk, 0, e, before, () => below);
 }
 
-/** Blank as the reader reads it: blanks only, or (asked of the reader) terminal colour codes and blanks. */
+/**
+ * Blank as the reader reads it: blanks only, or, asked of the reader, what it reads as
+ * blank though its bytes are not (terminal colour codes alone, a memory checker's
+ * `==22307==` or a service's `worker-1  | ` alone).
+ */
 function isBlank(reader: RecordReader, b: Buffer, s: number, e: number): boolean {
   for (let i = s; i < e; i++) {
     const c = b[i]!;
-    if (c === 32 || c === 9 || c === CR) continue;
-    return (c === ESC || c === CARET) && reader.isBlankLine(b, s, e);
+    if (c !== 32 && c !== 9 && c !== CR) return reader.isBlankLine(b, s, e);
   }
   return true;
 }
@@ -209,7 +209,7 @@ function messageBelowLeft(reader: RecordReader, chunk: Buffer, at: number, befor
     const kind = reader.belowKindOf(chunk, line.s, line.e);
     if (kind === BelowKind.HeaderBelow) return MESSAGE_BELOW_LINES - seen;
     if (kind === BelowKind.Header) return 0;
-    if (kind === BelowKind.Line) seen++;
+    seen++;
   }
   return seen >= MESSAGE_BELOW_LINES ? 0 : Math.max(0, before - seen);
 }
