@@ -46,13 +46,10 @@ export interface RareGroup {
  * (sharing words with the burst, then nearest before it).
  */
 export function findRareLines(shown: readonly GroupStat[], rest: readonly GroupStat[], all: readonly GroupStat[]): RareGroup[] {
-  const bursts = shown
-    .map((g, rank) => ({ g, rank }))
-    .filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1)
-    .map((b) => ({ ...b, words: wordsOf(messageOf(b.g)), nearest: [] as GroupStat[] }));
-  if (bursts.length === 0) return [];
+  const found = shown.map((g, rank) => ({ g, rank })).filter(({ g }) => g.severity <= Severity.Error && g.records >= MIN_BURST_RECORDS && g.firstLine > 1);
+  if (found.length === 0) return [];
   const rareByEnd = all.filter((g) => g.records <= MAX_RARE_RECORDS).sort((a, b) => a.lastLine - b.lastLine);
-  for (const b of bursts) b.nearest = nearestRare(b.g, rareByEnd);
+  const bursts = found.map((b) => ({ ...b, words: wordsOf(messageOf(b.g)), nearest: nearestRare(b.g, rareByEnd) }));
   const share = wordShare(all);
   const shownAt = new Map(shown.map((g, rank) => [g, rank]));
   const candidates: { group: GroupStat; reason: RareReason; score: number; distance: number }[] = [];
